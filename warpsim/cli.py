@@ -1,0 +1,123 @@
+"""The ``warpsim`` command line.
+
+Every sub-command catches ``WarpsimError``, prints its message and exits with status 2; a
+traceback is shown only with ``--debug`` (STYLE.md §2.7). Any other exception is a bug and keeps
+its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from warpsim.errors import WarpsimError
+
+__all__ = ["main"]
+
+
+def _load_module(path: str, arch: str):
+    """Parse a .ptx file, or compile a .cu file to PTX first; returns (module, ptx text)."""
+    from warpsim.ptx.parser import parse_ptx
+
+    p = Path(path)
+    if not p.exists():
+        raise WarpsimError(f"no such file: {path}")
+    if p.suffix == ".ptx":
+        text = p.read_text()
+    else:
+        from warpsim.toolchain import compile_cuda
+
+        text = compile_cuda(p, arch=arch).ptx
+    return parse_ptx(text, file=str(p)), text
+
+
+def _cmd_ptx(args: argparse.Namespace) -> int:
+    from warpsim.ptx.cfg import build_cfg
+    from warpsim.ptx.inline import inline_calls
+    from warpsim.ptx.listing import format_listing, format_resources
+    from warpsim.ptx.regalloc import allocate_registers
+
+    module, text = _load_module(args.file, args.arch)
+    resources = {}
+    if not args.no_ptxas:
+        from warpsim.toolchain import resource_usage
+
+        try:
+            resources = resource_usage(text, arch=args.arch)
+        except WarpsimError as err:  # ptxas missing: still list the kernel, say why
+            print(f"warning: no ptxas resource usage: {err.message.splitlines()[0]}",
+                  file=sys.stderr)
+    names = [args.kernel] if args.kernel else list(module.kernels)
+    rows = []
+    for name in names:
+        fn = module.kernel(name)
+        fn = inline_calls(module, fn)
+        cfg = build_cfg(fn)
+        alloc = allocate_registers(fn)
+        res = resources.get(fn.name)
+        if not args.summary:
+            print(format_listing(module, fn, allocation=alloc, cfg=cfg, resources=res))
+            print()
+        rows.append((fn, alloc, res))
+    print(format_resources(rows))
+    return 0
+
+
+def _cmd_perf(args: argparse.Namespace) -> int:
+    from warpsim.runner.perf import format_perf, run_perf
+
+    result = run_perf(functional=True, timing=False, repeat=args.repeat)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(format_perf(result))
+    return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from warpsim.toolchain import toolchain_info
+
+    print(json.dumps(toolchain_info(), indent=2, default=str))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="warpsim", description=__doc__.splitlines()[0])
+    ap.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ptx", help="list a kernel with physical registers, blocks, "
+                                   "reconvergence points and resources")
+    p.add_argument("file", help="a .cu or .ptx file")
+    p.add_argument("--kernel", help="kernel name (mangled or C++ name); default: all")
+    p.add_argument("--arch", default="sm_80", help="target architecture (default sm_80)")
+    p.add_argument("--summary", action="store_true", help="only the resource table")
+    p.add_argument("--no-ptxas", action="store_true", help="skip ptxas resource usage")
+    p.set_defaults(func=_cmd_ptx)
+
+    p = sub.add_parser("perf", help="the project's speed benchmark (fixed inputs)")
+    p.add_argument("--json", action="store_true", help="print one JSON record")
+    p.add_argument("--repeat", type=int, default=3, help="runs per benchmark (median)")
+    p.set_defaults(func=_cmd_perf)
+
+    p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
+    p.set_defaults(func=_cmd_doctor)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``warpsim`` console script."""
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except WarpsimError as err:
+        if args.debug:
+            raise
+        print(f"error: {err.message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
