@@ -1,0 +1,312 @@
+"""GPU configuration presets: the papers' baselines and GPGPU-Sim/Accel-Sim tested configs.
+
+Follows: reference/energy-and-configs.md §4 (per-SM limits, chip parameters, gpgpusim.config
+values, tags [S]/[P]/[D]); reference/gpu-simulators.md §2 (GTX480 3.2.2 config); the specs'
+configuration tables (register-sharing.md Table 1, warped-compression.md Table 2, wir.md
+Table II, regless.md Table 1, xiang-simt-efficiency.md Tables 1/4/6).
+Assumptions: values no stored source gives are tagged [A] in the docstrings below; DRAM
+timing of the HBM presets is [A] (the references give none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from warpsim.arch.config import (
+    ClockConfig,
+    CollectorSetConfig,
+    DRAMConfig,
+    GPUConfig,
+    L1DConfig,
+    L2Config,
+    PipeConfig,
+    PipelinesConfig,
+    RegFileConfig,
+    SharedMemConfig,
+    SMConfig,
+)
+from warpsim.arch.policies import (
+    BankMapping,
+    SchedPolicy,
+    SetIndexFn,
+    WriteAllocPolicy,
+    WritePolicy,
+)
+from warpsim.errors import ConfigError
+
+__all__ = [
+    "A100",
+    "C2050",
+    "GTX285",
+    "GTX480",
+    "GTX980",
+    "H100",
+    "PRESETS",
+    "PRESET_SOURCES",
+    "QV100",
+    "get_preset",
+]
+
+GTX480 = GPUConfig(name="gtx480")
+"""NVIDIA GeForce GTX480 (Fermi GF100, CC 2.0), the papers' Fermi baseline.
+
+Source: GPGPU-Sim 3.2.2 ``configs/GTX480/gpgpusim.config`` as listed in
+reference/gpu-simulators.md §2 (15 SMs, 1536 threads, 8 CTAs, 32768 registers, 2 GTO
+schedulers, 16 banks, collectors SP 6/SFU 8, L1D 32:128:4 = 16 KB, 48 KB shared memory, L2
+12 x 64 KB, 6 GDDR5 channels, 700:700:700:924 MHz) plus the 4.x SM2_GTX480 L1/shared latencies
+35/26 (reference/energy-and-configs.md §4.3); matches warped-compression.md Table 2 and
+wir.md Table II (except WIR's 32 KB L1D and 8 bank groups, which that spec applies itself).
+"""
+
+C2050 = replace(
+    GTX480,
+    name="c2050",
+    sm=replace(GTX480.sm, n_sms=14, sched_policy=SchedPolicy.LRR),
+    dram=replace(GTX480.dram, return_queue_entries=114),
+    clocks=ClockConfig(core_mhz=575.0, icnt_mhz=575.0, l2_mhz=575.0, dram_mhz=750.0),
+)
+"""NVIDIA Tesla C2050 (Fermi, CC 2.0), the Register Sharing baseline.
+
+Source: specs/register-sharing.md §7.2 Table 1 (14 SMs, 8 CTAs, 1536 threads, 48 KB shared,
+16 KB L1, 768 KB L2, 32768 registers, LRR, 2 schedulers, FR-FCFS, GDDR5 timing) and §7.3 (stock
+``configs/TeslaC2050`` values: clocks 575:575:575:750, return queue 114; the rest as GTX480).
+"""
+
+GTX285 = replace(
+    GTX480,
+    name="gtx285",
+    sm=SMConfig(n_sms=30, n_sms_per_cluster=3, n_threads_per_warp=32, n_max_threads=1024,
+                n_max_ctas=8, n_max_threads_per_cta=512, n_registers=16384,
+                n_max_regs_per_cta=16384, n_max_regs_per_thread=124, n_schedulers=1,
+                sched_policy=SchedPolicy.LRR, n_two_level_active_warps=8),
+    pipelines=PipelinesConfig(
+        int32=PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=8,
+                         initiation_interval_cycles=4),
+        fp32=PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=8,
+                        initiation_interval_cycles=4),
+        fp64=PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=32,
+                        initiation_interval_cycles=32),
+        sfu=PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=20,
+                       initiation_interval_cycles=16),
+        ldst=PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=1,
+                        initiation_interval_cycles=4),
+        tensor=GTX480.pipelines.tensor,
+        n_ex_wb_slots=1,
+    ),
+    l1d=replace(GTX480.l1d, size_bytes=49152, line_bytes=64, ways=8, sector_bytes=64,
+                set_index=SetIndexFn.LINEAR),
+    shmem=SharedMemConfig(size_bytes=16384, cta_limit_bytes=16384, n_banks=16,
+                          latency_cycles=GTX480.shmem.latency_cycles),
+    l2=replace(GTX480.l2, size_bytes=262144, line_bytes=64, ways=8, sector_bytes=64,
+               n_slices_per_channel=1),
+    dram=replace(GTX480.dram, n_channels=16, n_transfers_per_clock=2, n_burst_beats=4,
+                 n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10, t_rcd_cycles=12,
+                 t_ras_cycles=28, t_rc_cycles=38, t_ccdl_cycles=2),
+    clocks=ClockConfig(core_mhz=1300.0, icnt_mhz=1300.0, l2_mhz=1300.0, dram_mhz=800.0),
+)
+"""NVIDIA GeForce GTX285 (Tesla GT200, CC 1.3), the uniform-vector baseline.
+
+Source: specs/xiang-simt-efficiency.md Table 1 (30 SMs, 1.3 GHz, 8 SPs per SM so one warp
+instruction per 4 cycles, 8 CTAs / 1024 threads, 16384 registers, 16 KB shared, L1 8-way 64 B
+48 KB, L2 8-way 64 B 256 KB per channel, 16 channels, GDDR 8 banks 800 MHz tCL 10 tRP 10
+tRCD 12, 200 GB/s: 16 x 2 x 4 B x 800 MHz x 2 = 204.8 GB/s [D]); one round-robin scheduler
+(§1.2); ALU latency 8 (Table 6 / Fig. 41 fast-clock model); SFU 2 per SM so 16 cycles per warp
+(§2 [A]). [A]: 10 clusters of 3 SMs (GT200 TPCs), 512 threads/CTA and 124 registers/thread
+(CC 1.3), 16 shared banks, SFU latency 20, DP 32/32, GDDR3 burst 4, tRAS 28 (GTX480),
+tRC = tRAS + tRP = 38, register banks and collectors as GTX480. The ILP study's slow-clock
+model is ``-o clocks.core_mhz=325 -o pipelines.fp32.initiation_interval_cycles=1``.
+"""
+
+GTX980 = replace(
+    GTX480,
+    name="gtx980",
+    sm=SMConfig(n_sms=16, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
+                n_max_regs_per_cta=65536, n_max_regs_per_thread=255, n_schedulers=4,
+                sched_policy=SchedPolicy.GTO, n_max_issue_per_warp=2),
+    regfile=replace(GTX480.regfile, bank_mapping=BankMapping.SUB_CORE),
+    pipelines=PipelinesConfig(
+        int32=PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=6,
+                         initiation_interval_cycles=1),
+        fp32=PipeConfig(n_units=4, n_id_oc_slots=4, n_oc_ex_slots=4, latency_cycles=6,
+                        initiation_interval_cycles=1),
+        fp64=GTX480.pipelines.fp64,
+        sfu=PipeConfig(n_units=4, n_id_oc_slots=4, n_oc_ex_slots=4, latency_cycles=20,
+                       initiation_interval_cycles=4),
+        ldst=GTX480.pipelines.ldst,
+        tensor=GTX480.pipelines.tensor,
+        n_ex_wb_slots=4,
+    ),
+    l1d=replace(GTX480.l1d, size_bytes=49152, ways=6, hit_latency_cycles=28,
+                bypass_global=True, set_index=SetIndexFn.LINEAR),
+    shmem=SharedMemConfig(size_bytes=98304, cta_limit_bytes=49152, latency_cycles=24),
+    l2=replace(GTX480.l2, size_bytes=524288, ways=16, n_slices_per_channel=1),
+    dram=replace(GTX480.dram, n_channels=4),
+    clocks=ClockConfig(core_mhz=1126.0, icnt_mhz=1126.0, l2_mhz=1126.0, dram_mhz=1750.0),
+)
+"""NVIDIA GeForce GTX980 (Maxwell GM204, CC 5.2), the RegLess baseline.
+
+Source: specs/regless.md §1.1 Table 1 (16 SMs, 64 warps, 4 GTO schedulers with dual issue,
+48 KB L1 with 32 MSHRs and global data bypassed, 2 MB L2 in 4 partitions, 224 GB/s) and §1.3
+[A] (1126 MHz, GDDR5 4 x 64-bit at 7 Gb/s: 4 x 8 B x 1750 MHz x 4 = 224 GB/s [D], 96 KB shared,
+L1 64 sets x 6 ways x 128 B at 28 cycles, L2 4 x 512 KB 16-way, ALU 6 / SFU ~20 cycles, 16 banks
+as 4 per scheduler); CC 5.2 limits from reference/energy-and-configs.md §4.1 (2048 threads,
+32 CTAs, 65536 registers, 48 KB per CTA). [A]: collectors, DP and LD/ST as GTX480, shared
+latency 24 (TITANX), GDDR5 timing as GTX480.
+"""
+
+_VOLTA_RF = RegFileConfig(
+    n_banks=16, bank_mapping=BankMapping.SUB_CORE, n_oc_steps_per_cycle=2,
+    collector_single_read_per_cycle=False,
+    oc_sp=CollectorSetConfig(), oc_sfu=CollectorSetConfig(), oc_mem=CollectorSetConfig(),
+    oc_gen=CollectorSetConfig(n_collector_units=8, n_in_ports=8, n_out_ports=8),
+)
+
+
+def _pipe(latency: tuple[int, ...], initiation: tuple[int, ...]) -> PipeConfig:
+    """A 4-unit Volta-style pipe (pipeline widths 4) with per-op lists."""
+    return PipeConfig(n_units=4, n_id_oc_slots=4, n_oc_ex_slots=4, latency_cycles=latency[0],
+                      initiation_interval_cycles=initiation[0], op_latency_cycles=latency,
+                      op_initiation_interval_cycles=initiation)
+
+
+def _unit(latency: int, initiation: int) -> PipeConfig:
+    return PipeConfig(n_units=4, n_id_oc_slots=4, n_oc_ex_slots=4, latency_cycles=latency,
+                      initiation_interval_cycles=initiation)
+
+
+QV100 = GPUConfig(
+    name="qv100",
+    sm=SMConfig(n_sms=80, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
+                n_max_regs_per_cta=65536, n_max_regs_per_thread=255, n_schedulers=4,
+                sched_policy=SchedPolicy.LRR, sub_core_model=True),
+    regfile=_VOLTA_RF,
+    pipelines=PipelinesConfig(
+        int32=_pipe((4, 13, 4, 5, 145, 21), (2, 2, 2, 2, 8, 4)),
+        fp32=_pipe((4, 13, 4, 5, 39), (2, 2, 2, 2, 4)),
+        fp64=_pipe((8, 19, 8, 8, 330), (4, 4, 4, 4, 130)),
+        sfu=_unit(100, 8),
+        ldst=_unit(1, 1),
+        tensor=_unit(64, 64),
+        n_ex_wb_slots=8,
+    ),
+    l1d=L1DConfig(size_bytes=32768, line_bytes=128, ways=64, sector_bytes=32,
+                  write_policy=WritePolicy.WRITE_THROUGH,
+                  write_alloc_policy=WriteAllocPolicy.LAZY_FETCH_ON_READ,
+                  set_index=SetIndexFn.LINEAR, mshr_entries=256, n_mshr_max_merge=8,
+                  miss_queue_entries=16, hit_latency_cycles=20, n_banks=4,
+                  unified_l1d_shmem_bytes=131072),
+    shmem=SharedMemConfig(size_bytes=98304, cta_limit_bytes=98304, latency_cycles=20),
+    l2=L2Config(size_bytes=98304, line_bytes=128, ways=24, sector_bytes=32,
+                set_index=SetIndexFn.IPOLY, mshr_entries=192, n_mshr_max_merge=4,
+                miss_queue_entries=32, hit_latency_cycles=160, n_slices_per_channel=2),
+    dram=DRAMConfig(n_channels=32, n_chips_per_channel=1, bus_width_bytes=16, n_burst_beats=2,
+                    n_transfers_per_clock=2, n_banks=16, n_bank_groups=4,
+                    sched_queue_entries=64, return_queue_entries=192, latency_cycles=100,
+                    t_ccd_cycles=1, t_rrd_cycles=3, t_rcd_cycles=12, t_ras_cycles=28,
+                    t_rp_cycles=12, t_rc_cycles=40, t_cl_cycles=12, t_wl_cycles=2,
+                    t_cdlr_cycles=3, t_wr_cycles=10, t_ccdl_cycles=2, t_rtpl_cycles=3),
+    clocks=ClockConfig(core_mhz=1132.0, icnt_mhz=1132.0, l2_mhz=1132.0, dram_mhz=850.0),
+    kernel_launch_latency_cycles=5000,
+)
+"""NVIDIA Quadro GV100 (Volta, CC 7.0), Accel-Sim's SM7_QV100 (AccelWattch's GPU).
+
+Source: reference/energy-and-configs.md §4.3 [S] (80 SMs, 4 LRR schedulers, sub-core model,
+16 banks, port throughput 2, generic collectors 8/8/8, pipeline widths 4, latencies int
+4,13,4,5,145,21 / 2,2,2,2,8,4, fp 4,13,4,5,39 / 2,2,2,2,4, dp 8,19,8,8,330 / 4,4,4,4,130,
+sfu 100/8, tensor 64/64, L1D S:4:128:64 in a 128 KB unified array at 20 cycles, 96 KB shared
+at 20 cycles, L2 S:32:128:24 x 64 slices = 6 MB at 160, 32 HBM2 channels 16 B x BL2 x 2,
+1132:1132:1132:850 MHz (870 GB/s [D]), launch latency 5000) and §4.1 (CC 7.0 limits).
+[A]: MSHR/queue sizes, L1D banks 4, L2 IPOLY index, HBM2 timing and DRAM queues.
+"""
+
+A100 = replace(
+    QV100,
+    name="a100",
+    sm=replace(QV100.sm, n_sms=108),
+    regfile=replace(_VOLTA_RF, n_banks=32),
+    pipelines=replace(
+        QV100.pipelines,
+        int32=_pipe((4, 4, 4, 4, 21), (2, 2, 2, 2, 2)),
+        fp32=_pipe((4, 4, 4, 4, 39), (2, 2, 2, 2, 4)),
+        fp64=_pipe((6, 6, 6, 6, 330), (4, 4, 4, 4, 130)),
+        sfu=_unit(23, 8),
+        tensor=_unit(25, 16),
+    ),
+    l1d=replace(QV100.l1d, hit_latency_cycles=34, unified_l1d_shmem_bytes=196608),
+    shmem=SharedMemConfig(size_bytes=167936, cta_limit_bytes=166912, latency_cycles=28),
+    l2=replace(QV100.l2, size_bytes=262144, ways=16, hit_latency_cycles=200,
+               n_slices_per_channel=4),
+    dram=replace(QV100.dram, n_channels=40, latency_cycles=190),
+    clocks=ClockConfig(core_mhz=1410.0, icnt_mhz=1410.0, l2_mhz=1512.0, dram_mhz=6048.0),
+)
+"""NVIDIA A100 SXM4 (Ampere GA100, CC 8.0), Accel-Sim's SM80_A100.
+
+Source: reference/energy-and-configs.md §4.3 [S] (108 SMs, 32 banks, latencies int
+4,4,4,4,21 / 2,2,2,2,2, fp 4,4,4,4,39 / 2,2,2,2,4, dp 6,6,6,6,330 / 4,4,4,4,130, sfu 23/8,
+tensor 25/16, L1D in a 192 KB unified array at 34 cycles, 164 KB shared at 28, L2 S:128:128:16
+x 160 slices = 40 MB at 200, 40 x 4 sub-partitions, dram latency 190, clocks
+1410:1410:1512:6048) and §4.1 (163 KB per CTA). Note: with the config's 6048 MHz DRAM clock
+the HBM2 16 B x 2 formula gives 7.7 TB/s, not the real 1555 GB/s; ``-o clocks.dram_mhz=1215``
+gives the real bandwidth. [A]: as QV100.
+"""
+
+H100 = replace(
+    A100,
+    name="h100",
+    sm=replace(A100.sm, n_sms=132),
+    regfile=replace(_VOLTA_RF, n_banks=64),
+    pipelines=replace(
+        A100.pipelines,
+        fp64=_pipe((8, 8, 8, 8, 330), (2, 2, 2, 2, 130)),
+        tensor=_unit(24, 8),
+    ),
+    l1d=replace(A100.l1d, hit_latency_cycles=41, unified_l1d_shmem_bytes=262144),
+    shmem=SharedMemConfig(size_bytes=233472, cta_limit_bytes=232448, latency_cycles=29),
+    l2=replace(A100.l2, size_bytes=655360, ways=20, hit_latency_cycles=237,
+               n_slices_per_channel=2),
+    dram=replace(A100.dram, bus_width_bytes=8, n_burst_beats=4, latency_cycles=194),
+    clocks=ClockConfig(core_mhz=1980.0, icnt_mhz=3106.0, l2_mhz=3106.0, dram_mhz=3106.0),
+    kernel_launch_latency_cycles=3000,
+)
+"""NVIDIA H100 SXM5 (Hopper GH100, CC 9.0), Accel-Sim's newest stored SM90_H100.
+
+Source: reference/energy-and-configs.md §4.3 [S] (132 SMs, 64 banks, dp 8,8,8,8,330 /
+2,2,2,2,130, sfu 23/8, tensor 24/8, L1D in a 256 KB unified array at 41 cycles, 228 KB shared
+at 29, L2 S:256:128:20 x 80 slices = 50 MB at 237, 40 x 2 sub-partitions, HBM3 8 B x BL4 x 2,
+dram latency 194, clocks 1980:3106:3106:3106, launch latency 3000) and §4.1 (227 KB per CTA).
+[A]: as QV100; the formula gives 2.0 TB/s against the real 3.35 TB/s.
+"""
+
+PRESETS: dict[str, GPUConfig] = {
+    cfg.name: cfg for cfg in (GTX480, C2050, GTX285, GTX980, QV100, A100, H100)
+}
+"""Presets by lower-case name."""
+
+PRESET_SOURCES: dict[str, str] = {
+    "gtx480": "GPGPU-Sim 3.2.2 configs/GTX480/gpgpusim.config (reference/gpu-simulators.md "
+              "§2; energy-and-configs.md §4.3); warped-compression.md Table 2; wir.md Table II",
+    "c2050": "register-sharing.md §7.2 Table 1 and §7.3 (GPGPU-Sim configs/TeslaC2050)",
+    "gtx285": "xiang-simt-efficiency.md Table 1 (uniform vectors) and Table 6 (ILP)",
+    "gtx980": "regless.md §1.1 Table 1 and §1.3; energy-and-configs.md §4.1 (CC 5.2)",
+    "qv100": "Accel-Sim SM7_QV100 gpgpusim.config (energy-and-configs.md §4.3)",
+    "a100": "Accel-Sim SM80_A100 gpgpusim.config (energy-and-configs.md §4.3)",
+    "h100": "Accel-Sim SM90_H100 gpgpusim.config, newest stored (energy-and-configs.md §4.3)",
+}
+"""Source of each preset, by name (docs/configuration.md lists them)."""
+
+
+def get_preset(name: str) -> GPUConfig:
+    """The preset called ``name`` (case-insensitive).
+
+    Raises
+    ------
+    ConfigError
+        For an unknown name; the message lists the valid names.
+    """
+    key = name.strip().lower()
+    if key not in PRESETS:
+        from warpsim.arch.schema import suggest
+
+        raise ConfigError("preset", name, f"one of {', '.join(PRESETS)}",
+                          hint=suggest(key, PRESETS))
+    return PRESETS[key]
