@@ -152,7 +152,16 @@ class Instruction:
     @property
     def full_opcode(self) -> str:
         """The dotted opcode as written in the PTX text, e.g. ``ld.global.v4.f32``."""
-        return self.spelling or ".".join((self.opcode, *self.mods, *self.types))
+        if self.spelling:
+            return self.spelling
+        parts = [self.opcode]
+        if self.space and self.space != "generic":
+            parts.append(self.space)
+        parts.extend(self.mods)
+        if self.vec > 1:
+            parts.append(f"v{self.vec}")
+        parts.extend(self.types)
+        return ".".join(parts)
 
     def has(self, mod: str) -> bool:
         """True when ``mod`` is one of the instruction's modifiers."""
