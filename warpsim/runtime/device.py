@@ -1,0 +1,354 @@
+"""The simulated GPU as the host program sees it: memory, modules, textures and launches.
+
+Follows: numba.cuda's host API (``to_device``, ``device_array``, ``device_array_like``,
+``kernel[grid, block](...)``) and CuPy's ``RawModule``; the launch limits of compute capability
+8.0 (CUDA C++ Programming Guide, "Technical Specifications per Compute Capability").
+Assumptions: [A] every call is synchronous (one stream); [A] allocations are 256-byte aligned,
+like ``cudaMalloc``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from warpsim.errors import ConfigError, LaunchError
+from warpsim.runtime.array import DeviceArray, DeviceMemoryError, _Allocation
+from warpsim.runtime.kernel import Kernel, LaunchConfig
+from warpsim.runtime.module import Module
+from warpsim.runtime.texture import Texture, check_texture_request
+
+__all__ = ["Device"]
+
+_log = logging.getLogger(__name__)
+
+_ALLOC_ALIGN_BYTES = 256
+
+
+class Device:
+    """A simulated GPU (functional model): allocate memory, load modules, launch kernels.
+
+    Parameters
+    ----------
+    arch
+        Target the CUDA compiler generates PTX for, and the one ptxas reports resources for.
+    max_shared_per_block_bytes
+        Static + dynamic shared memory a block may use (48 KiB without opt-in, as in CUDA).
+    max_threads_per_block, max_block_dims, max_grid_dims
+        Launch limits (compute capability 8.0 values by default).
+    regs_per_block
+        32-bit registers per SM available to one block (used by
+        ``Kernel.get_max_threads_per_block``).
+    trace
+        Emit per-warp traces in every launch (needed by the timing model; off for pure
+        functional runs, which are faster).
+    trace_sink
+        With ``trace``: a function that receives each CTA batch's ``TraceChunk`` as it is
+        produced, instead of the launch result keeping the whole trace (bounded memory).
+    memory_bytes
+        Size of the simulated global memory.
+    max_steps
+        Stop a launch with ``StepLimitError`` (a ``LaunchError``) when one warp executes more
+        dynamic instructions than this (a guard against infinite loops); None: no limit.
+
+    Examples
+    --------
+    >>> gpu = warpsim.Device()
+    >>> mod = gpu.compile(open("vadd.cu").read())
+    >>> d_a = gpu.to_device(a); d_c = gpu.device_array_like(a)
+    >>> mod.get_kernel("vadd")[(n + 255) // 256, 256](d_a, d_a, d_c, np.int32(n))
+    >>> c = d_c.copy_to_host()
+    """
+
+    def __init__(self, *, arch: str = "sm_80", max_shared_per_block_bytes: int = 48 * 1024,
+                 max_threads_per_block: int = 1024,
+                 max_block_dims: tuple[int, int, int] = (1024, 1024, 64),
+                 max_grid_dims: tuple[int, int, int] = (2**31 - 1, 65535, 65535),
+                 regs_per_block: int = 65536, trace: bool = False,
+                 trace_sink: Callable[[Any], None] | None = None,
+                 memory_bytes: int = 4 << 30, max_steps: int | None = None) -> None:
+        for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
+                             ("max_threads_per_block", max_threads_per_block),
+                             ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ConfigError(f"Device.{field}", value, "a positive integer")
+        for field, dims in (("max_block_dims", max_block_dims), ("max_grid_dims", max_grid_dims)):
+            if len(tuple(dims)) != 3 or any(int(d) < 1 for d in dims):
+                raise ConfigError(f"Device.{field}", dims, "three positive integers")
+        self.arch = arch
+        self.max_shared_per_block_bytes = int(max_shared_per_block_bytes)
+        self.max_threads_per_block = int(max_threads_per_block)
+        self.max_block_dims = tuple(int(d) for d in max_block_dims)
+        self.max_grid_dims = tuple(int(d) for d in max_grid_dims)
+        self.regs_per_block = int(regs_per_block)
+        self.trace = bool(trace)
+        self.trace_sink = trace_sink
+        self.memory_bytes = int(memory_bytes)
+        if max_steps is not None and (isinstance(max_steps, bool) or
+                                      not isinstance(max_steps, (int, np.integer)) or
+                                      max_steps < 1):
+            raise ConfigError("Device.max_steps", max_steps, "a positive integer or None")
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.memory = self._make_memory()
+        self.closed = False
+        self._allocations: dict[int, _Allocation] = {}
+        self._textures: dict[int, Texture] = {}
+        self._next_texture_handle = 1
+        self._modules: list[Module] = []
+        self.last_launch: Any = None
+        """The functional executor's result of the most recent launch on this device."""
+        self._launch_observers: list[Callable[[Kernel, LaunchConfig, Any], None]] = []
+
+    def __repr__(self) -> str:
+        return (f"<warpsim Device {self.arch} functional, {len(self._allocations)} allocations, "
+                f"{self.allocated_bytes} bytes>")
+
+    # -- memory backend (warpsim.functional.memory) -------------------------------------------
+
+    def _make_memory(self) -> Any:
+        from warpsim.functional.memory import GlobalMemory
+
+        return GlobalMemory()  # grows on demand; memory_bytes is enforced by _alloc
+
+    def _read(self, address: int, nbytes: int) -> np.ndarray:
+        """A copy of device bytes as a ``np.uint8`` array."""
+        return self.memory.read(address, nbytes)
+
+    def _write(self, address: int, data: Any) -> None:
+        """Copy bytes, or a numpy array's raw bytes, to device memory."""
+        self.memory.write(address, data)
+
+    def _symbol_address(self, module: Module, name: str) -> int:
+        return int(module.image.symbol_address(name))
+
+    # -- allocation ----------------------------------------------------------------------------
+
+    @property
+    def allocated_bytes(self) -> int:
+        """Bytes held by live device arrays."""
+        return sum(a.nbytes for a in self._allocations.values())
+
+    def _check_open(self, what: str) -> None:
+        if self.closed:
+            raise DeviceMemoryError(f"{what}: the Device was closed",
+                                    hint="create a new warpsim.Device()")
+
+    def _alloc(self, shape: tuple[int, ...], dtype: np.dtype) -> DeviceArray:
+        self._check_open("allocation")
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if nbytes + self.allocated_bytes > self.memory_bytes:
+            raise DeviceMemoryError(f"out of device memory: {nbytes} bytes requested, "
+                                    f"{self.allocated_bytes} of {self.memory_bytes} in use",
+                                    hint="use smaller inputs or "
+                                         "warpsim.Device(memory_bytes=...)")
+        ptr = int(self.memory.alloc(nbytes, align=_ALLOC_ALIGN_BYTES))
+        alloc = _Allocation(self, ptr, nbytes)
+        self._allocations[ptr] = alloc
+        return DeviceArray(self, ptr, shape, dtype, alloc)
+
+    def device_array(self, shape: int | tuple[int, ...], dtype: Any = np.float64) -> DeviceArray:
+        """A new device array; its contents are unspecified until written (warpsim zeroes it)."""
+        dims = (int(shape),) if isinstance(shape, (int, np.integer)) else \
+            tuple(int(s) for s in shape)
+        if any(d < 0 for d in dims):
+            raise DeviceMemoryError(f"device_array: negative dimension in shape {dims}")
+        return self._alloc(dims, np.dtype(dtype))
+
+    def device_array_like(self, ary: Any) -> DeviceArray:
+        """A new device array with the shape and dtype of ``ary`` (host or device)."""
+        return self.device_array(ary.shape, ary.dtype)
+
+    def to_device(self, obj: Any) -> DeviceArray:
+        """Copy a host array (anything ``np.asarray`` accepts) into a new device array."""
+        if isinstance(obj, DeviceArray):
+            out = self.device_array_like(obj)
+            out.copy_to_device(obj)
+            return out
+        host = np.ascontiguousarray(obj)
+        if host.dtype == object:
+            raise DeviceMemoryError("to_device: cannot copy an object array",
+                                    hint="pass a numeric numpy array")
+        out = self._alloc(host.shape, host.dtype)
+        if host.nbytes:
+            self._write(out.device_ptr, host)
+        return out
+
+    def memset(self, ary: DeviceArray, value: int, nbytes: int | None = None) -> None:
+        """Set every byte of ``ary`` (or its first ``nbytes``) to ``value`` (``cudaMemset``)."""
+        ary._check_usable("memset")
+        count = ary.nbytes if nbytes is None else int(nbytes)
+        if not 0 <= count <= ary.nbytes:
+            raise DeviceMemoryError(f"memset: {count} bytes requested, the array has "
+                                    f"{ary.nbytes}")
+        if not 0 <= int(value) <= 255:
+            raise DeviceMemoryError(f"memset: value {value} is not a byte",
+                                    hint="memset sets bytes (0..255), as cudaMemset does; to "
+                                         "fill with a typed value use d[...] = x")
+        if count:
+            self.memory.memset(ary.device_ptr, int(value), count)
+
+    def free(self, ary: DeviceArray) -> None:
+        """Release a device array's memory (``cudaFree``); using it afterwards is an error."""
+        alloc = ary._allocation
+        if alloc is None or alloc.device is not self:
+            raise DeviceMemoryError("free: this DeviceArray was not allocated by this Device "
+                                    "(a view of a module symbol, or another device's array)")
+        if alloc.freed:
+            raise DeviceMemoryError(f"free: the array at {alloc.ptr:#x} was already freed")
+        if ary.device_ptr != alloc.ptr:
+            raise DeviceMemoryError("free: this DeviceArray is a view into an allocation",
+                                    hint="free the array it was sliced from")
+        for tex in list(self._textures.values()):
+            if tex.array._allocation is alloc:
+                raise DeviceMemoryError(f"free: texture object {tex.handle} still reads this "
+                                        "array", hint="destroy the texture first")
+        if not self.closed:
+            self.memory.free(alloc.ptr)
+        alloc.freed = True
+        del self._allocations[alloc.ptr]
+
+    def add_launch_observer(self, fn: Callable[[Kernel, LaunchConfig, Any], None]) -> None:
+        """Call ``fn(kernel, config, result)`` after every successful launch on this device
+        (``result`` is the executor's ``LaunchResult``: counters, trace)."""
+        self._launch_observers.append(fn)
+
+    def remove_launch_observer(self, fn: Callable[[Kernel, LaunchConfig, Any], None]) -> None:
+        """Stop calling ``fn`` after launches."""
+        self._launch_observers.remove(fn)
+
+    def synchronize(self) -> None:
+        """Wait for the device (a no-op: every launch and copy is synchronous)."""
+
+    def close(self) -> None:
+        """Free every array, texture and module; the Device cannot be used afterwards."""
+        if self.closed:
+            return
+        for tex in list(self._textures.values()):
+            self.destroy_texture(tex)
+        for alloc in list(self._allocations.values()):
+            self.memory.free(alloc.ptr)
+            alloc.freed = True
+        self._allocations.clear()
+        self._modules.clear()
+        self.closed = True
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- modules -------------------------------------------------------------------------------
+
+    def compile(self, source: str | os.PathLike[str], *, options: tuple[str, ...] = (),
+                name: str | None = None) -> Module:
+        """Compile CUDA C++ (source text or a path to a ``.cu`` file) and load it.
+
+        Raises ``CompileError`` with the compiler's message (and, when no CUDA compiler is
+        installed, the pip package that provides one).
+        """
+        from warpsim import toolchain
+
+        self._check_open("compile")
+        compiled = toolchain.compile_cuda(source, arch=self.arch, options=tuple(options),
+                                          name=name)
+        file = compiled.source_file or name or "<cuda>"
+        return self.load_ptx(compiled.ptx, name=str(Path(file).with_suffix(".ptx"))
+                             if file != "<cuda>" else "<cuda>.ptx", _compiled=compiled)
+
+    def load_ptx(self, ptx: str, *, name: str = "<ptx>", _compiled: Any = None) -> Module:
+        """Parse PTX text and load it: its globals are placed and initialised in device memory.
+
+        Needs no CUDA compiler.
+        """
+        from warpsim.functional.program import ModuleImage
+        from warpsim.ptx.parser import parse_ptx
+
+        self._check_open("load_ptx")
+        ir_module = parse_ptx(ptx, name)
+        image = ModuleImage(ir_module, self.memory)
+        module = Module(self, ptx, ir_module, image, compiled=_compiled)
+        self._modules.append(module)
+        return module
+
+    # -- textures ------------------------------------------------------------------------------
+
+    def _make_texture(self, array: DeviceArray, dims: int, owns: bool, address_mode: str,
+                      filter_mode: str, normalized_coords: bool, read_mode: str) -> Texture:
+        check_texture_request(array, dims, address_mode, filter_mode, read_mode)
+        handle = self._next_texture_handle
+        self._next_texture_handle += 1
+        tex = Texture(self, handle, array, dims, address_mode=address_mode,
+                      filter_mode=filter_mode, normalized_coords=bool(normalized_coords),
+                      read_mode=read_mode, owns_array=owns)
+        self._textures[handle] = tex
+        return tex
+
+    def texture(self, ary: DeviceArray, *, address_mode: str = "clamp",
+                filter_mode: str = "point", normalized_coords: bool = False,
+                read_mode: str = "element_type") -> Texture:
+        """A 1-D texture object over linear device memory (read with ``tex1Dfetch``).
+
+        ``ary`` has shape ``(n,)`` or ``(n, c)`` for ``c``-component texels (c = 1, 2, 4).
+        The texture reads the array's current contents at each launch (no copy).
+        """
+        self._check_open("texture")
+        if not isinstance(ary, DeviceArray):
+            raise DeviceMemoryError("texture: a 1-D texture reads linear device memory",
+                                    hint="pass a DeviceArray: gpu.texture(gpu.to_device(a))")
+        ary._check_usable("texture")
+        return self._make_texture(ary, 1, False, address_mode, filter_mode, normalized_coords,
+                                  read_mode)
+
+    def texture_2d(self, ary: Any, *, address_mode: str = "clamp", filter_mode: str = "point",
+                   normalized_coords: bool = False, read_mode: str = "element_type") -> Texture:
+        """A 2-D texture object (read with ``tex2D``) over a ``(height, width[, c])`` array.
+
+        A host array is copied to device memory owned by the texture (a ``cudaArray``); a
+        DeviceArray is used in place (pitched linear memory with pitch = width * texel size).
+        """
+        self._check_open("texture_2d")
+        owns = not isinstance(ary, DeviceArray)
+        array = self.to_device(ary) if owns else ary
+        array._check_usable("texture_2d")
+        try:
+            return self._make_texture(array, 2, owns, address_mode, filter_mode,
+                                      normalized_coords, read_mode)
+        except DeviceMemoryError:
+            if owns:
+                self.free(array)
+            raise
+
+    def destroy_texture(self, tex: Texture) -> None:
+        """Release a texture object's handle (and the array it copied from the host)."""
+        if tex.destroyed or self._textures.get(tex.handle) is not tex:
+            raise DeviceMemoryError(f"destroy_texture: texture {tex.handle} is not live on "
+                                    "this Device")
+        del self._textures[tex.handle]
+        tex.destroyed = True
+        if tex.owns_array and not tex.array.is_freed:
+            self.free(tex.array)
+
+    # -- launch ----------------------------------------------------------------------------------
+
+    def _launch(self, kernel: Kernel, cfg: LaunchConfig, params: bytes) -> Any:
+        """Run one launch on the functional executor (arguments already checked and packed)."""
+        from warpsim.functional.executor import launch
+
+        if self.closed:
+            raise LaunchError(kernel.name, "the Device was closed",
+                              hint="create a new warpsim.Device() and load the module again")
+        textures = {h: t.desc for h, t in self._textures.items()}
+        result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
+                        params=params, dynamic_shared_bytes=cfg.shared_bytes,
+                        textures=textures, trace=self.trace, trace_sink=self.trace_sink,
+                        max_steps=self.max_steps)
+        self.last_launch = result
+        for observe in self._launch_observers:
+            observe(kernel, cfg, result)
+        return result
