@@ -104,6 +104,10 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
     p.set_defaults(func=_cmd_doctor)
+
+    from warpsim.runner.cli import add_subcommands
+
+    add_subcommands(sub)
     return ap
 
 

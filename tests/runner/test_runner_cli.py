@@ -1,0 +1,63 @@
+"""The sweep / results / report / reproduce sub-commands, through their argparse front end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpsim.runner.cli import main
+from warpsim.runner.store import ResultStore
+
+
+@pytest.fixture
+def results_dir(tmp_path):
+    store = ResultStore(tmp_path / "res")
+    store.append([{"job_id": "a", "status": "ok", "finished_at": "1", "benchmark": "bfs",
+                   "variant": "base", "gpu_sim_insn": 100, "wall_s": 0.5}])
+    store.append([{"job_id": "b", "status": "failed", "finished_at": "2", "benchmark": "nn",
+                   "variant": "base", "error_message": "boom", "wall_s": 0.25}])
+    return tmp_path / "res"
+
+
+def test_results_query_prints_the_rows(results_dir, capsys):
+    code = main(["results", "query", str(results_dir),
+                 "SELECT job_id, gpu_sim_insn FROM results WHERE status = 'ok'",
+                 "--format", "json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out) == [{"job_id": "a", "gpu_sim_insn": 100}]
+
+
+def test_results_summary_counts_per_variant(results_dir, capsys):
+    assert main(["results", "summary", str(results_dir), "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "variant,jobs,ok,failed,wall_s" and out[1] == "base,2,1,1,0.75"
+
+
+def test_missing_folder_and_bad_sql_exit_with_status_2(results_dir, tmp_path, capsys):
+    assert main(["results", "query", str(tmp_path / "nope"), "SELECT 1"]) == 2
+    assert "no result folder" in capsys.readouterr().err
+    assert main(["results", "query", str(results_dir), "SELEC nonsense"]) == 2
+    assert "error: bad configuration value sql" in capsys.readouterr().err
+
+
+def test_sweep_dry_run_lists_the_jobs(tmp_path, capsys):
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: dry\nbenchmarks: [vector_add]\nseeds: [0, 1]\n")
+    pytest.importorskip("warpsim.bench")
+    assert main(["sweep", str(spec), "--dry-run", "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and out[-1].startswith("2 jobs")
+    assert not (tmp_path / "o").exists()
+
+
+def test_sweep_with_unknown_key_exits_with_status_2(tmp_path, capsys):
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: bad\nbenchmarkz: [vector_add]\n")
+    assert main(["sweep", str(spec)]) == 2
+    assert "benchmarkz" in capsys.readouterr().err
+
+
+def test_reproduce_list_says_when_nothing_is_registered(capsys):
+    assert main(["reproduce", "--list"]) == 0
+    assert capsys.readouterr().out.strip()

@@ -1,0 +1,338 @@
+"""The result store of a sweep: one Parquet file per finished job, queried with DuckDB.
+
+Follows: ARCHITECTURE.md §6 (records to Parquet, queried with DuckDB) and §7 (a killed sweep
+resumes and loses no finished result).
+
+Layout of a result folder ``DIR``:
+
+- ``DIR/records-*.parquet``: one file per batch of records (the runner writes one per finished
+  job). A file is written under a hidden temporary name, flushed to disk, then renamed with
+  ``os.replace``, so a file is either complete or absent: a kill never leaves half a record.
+- ``DIR/sweep.json``: the sweep description and its job list (written the same way).
+- ``DIR/.lock``: held (``flock``) by the one sweep writing ``DIR``; released by the kernel when
+  that process dies, so a killed sweep never blocks its resume.
+
+In DuckDB the view ``results_all`` holds every record ever written (files may differ in columns:
+they are read with ``union_by_name``) and ``results`` holds one record per ``job_id``: the
+successful one if any, else the latest attempt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from warpsim.errors import ConfigError, WarpsimError
+
+__all__ = [
+    "MANIFEST",
+    "ResultStore",
+    "connect",
+    "load_results",
+    "query_results",
+]
+
+MANIFEST = "sweep.json"
+"""Name of the sweep description file inside a result folder."""
+
+_PREFIX = "records-"
+_COMPACTED = "-compacted-"
+_SOURCES_KEY = b"warpsim_compacted_from"
+
+
+def _sql_str(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a directory; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: Path, write: Any) -> None:
+    """Call ``write(tmp_path)``, fsync, then ``os.replace`` onto ``path``."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    _fsync_dir(path.parent)
+
+
+class ResultStore:
+    """A folder of Parquet result records.
+
+    Parameters
+    ----------
+    directory
+        The result folder (created when absent).
+
+    Examples
+    --------
+    >>> store = ResultStore(tmp)                       # doctest: +SKIP
+    >>> store.append([{"job_id": "a1", "status": "ok", "gpu_sim_insn": 1024}])
+    >>> store.query("SELECT job_id, gpu_sim_insn FROM results")
+    """
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        self._lock_fd: int | None = None
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def lock(self) -> None:
+        """Take the folder's writer lock.
+
+        Raises
+        ------
+        WarpsimError
+            When another live process holds it (two sweeps must not write one folder).
+        """
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.directory / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            raise WarpsimError(
+                f"another sweep is writing {self.directory}\n  hint: wait for it, or use "
+                "another --out folder") from exc
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+        for stale in self.directory.glob(f".{_PREFIX}*.tmp"):
+            stale.unlink()  # left by a killed writer: never renamed, so never a record
+        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        for name in self._superseded(every):
+            (self.directory / name).unlink(missing_ok=True)  # left by a killed compaction
+
+    def unlock(self) -> None:
+        """Release the writer lock (also released when the process dies)."""
+        if self._lock_fd is not None:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> ResultStore:
+        self.lock()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.unlock()
+
+    def append(self, records: Iterable[Mapping[str, Any]]) -> Path | None:
+        """Write ``records`` as one new Parquet file, atomically; returns its path.
+
+        Records of one call may differ in columns (missing values become nulls).
+        """
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        rows = [dict(r) for r in records]
+        if not rows:
+            return None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        columns: dict[str, None] = {}
+        for row in rows:
+            columns.update(dict.fromkeys(row))
+        table = pa.Table.from_pylist([{c: row.get(c) for c in columns} for row in rows])
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+        path = self.directory / f"{_PREFIX}{stamp}-{os.getpid()}-{uuid.uuid4().hex[:8]}.parquet"
+        _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+        return path
+
+    def write_manifest(self, manifest: Mapping[str, Any]) -> Path:
+        """Write ``sweep.json`` atomically."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / MANIFEST
+        text = json.dumps(manifest, indent=1, sort_keys=True, default=str)
+        _atomic_write(path, lambda tmp: tmp.write_text(text))
+        return path
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def files(self) -> list[Path]:
+        """The record files to read, oldest first (files a compaction superseded excluded)."""
+        if not self.directory.is_dir():
+            return []
+        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        gone = self._superseded(every)
+        return [f for f in every if f.name not in gone]
+
+    @staticmethod
+    def _superseded(files: list[Path]) -> set[str]:
+        """Names merged into a compacted file (present only if a compaction was killed)."""
+        import pyarrow.parquet as pq
+
+        gone: set[str] = set()
+        for f in files:
+            if _COMPACTED in f.name:
+                meta = pq.read_schema(f).metadata or {}
+                gone.update(json.loads(meta.get(_SOURCES_KEY, b"[]")))
+        return gone
+
+    def compact(self) -> Path | None:
+        """Merge every record file into one, crash-safely; returns the new file.
+
+        The merged file lists the files it replaces in its Parquet metadata and is renamed into
+        place before they are deleted; readers ignore listed files, so a kill at any point
+        neither loses nor duplicates a record (leftovers are deleted at the next lock). Takes
+        the writer lock unless this store holds it.
+        """
+        import pyarrow.parquet as pq
+
+        if self._lock_fd is None:
+            with self:
+                return self.compact()
+        files = self.files()
+        if len(files) < 2:
+            return None
+        with self.connect() as con:
+            rel = con.sql("SELECT * FROM results_all")
+            table = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+        meta = dict(table.schema.metadata or {})
+        meta[_SOURCES_KEY] = json.dumps([f.name for f in files]).encode()
+        table = table.replace_schema_metadata(meta)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+        path = self.directory / f"{_PREFIX}{stamp}{_COMPACTED}{uuid.uuid4().hex[:8]}.parquet"
+        _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+        for f in files:
+            f.unlink()
+        _fsync_dir(self.directory)
+        return path
+
+    def manifest(self) -> dict[str, Any] | None:
+        """The folder's ``sweep.json``, or None when it has none."""
+        path = self.directory / MANIFEST
+        return json.loads(path.read_text()) if path.exists() else None
+
+    def finished(self) -> dict[str, str]:
+        """``job_id -> status`` of the recorded jobs (``"ok"`` wins over ``"failed"``)."""
+        out: dict[str, str] = {}
+        if not self.files():
+            return out
+        with self.connect() as con:
+            rows = con.execute("SELECT job_id, status FROM results").fetchall()
+        for job_id, status in rows:
+            out[str(job_id)] = str(status)
+        return out
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Any]:
+        """A DuckDB connection with the views ``results`` and ``results_all``."""
+        con = connect(self.directory, files=self.files())
+        try:
+            yield con
+        finally:
+            con.close()
+
+    def query(self, sql: str, *, polars: bool = False) -> Any:
+        """Run ``sql`` over the views; a pandas DataFrame (polars with ``polars=True``)."""
+        with self.connect() as con:
+            return _run(con, sql, polars)
+
+    def load(self, *, all_attempts: bool = False, polars: bool = False) -> Any:
+        """Every record as a DataFrame (one per job unless ``all_attempts``)."""
+        view = "results_all" if all_attempts else "results"
+        return self.query(f"SELECT * FROM {view} ORDER BY finished_at", polars=polars)
+
+
+def _run(con: Any, sql: str, polars: bool = False) -> Any:
+    import duckdb
+
+    if polars:
+        try:
+            import polars as _pl  # noqa: F401  (DuckDB's .pl() needs it)
+        except ImportError as exc:
+            raise ConfigError("polars", True, "an installed polars",
+                              hint="pip install polars, or use the pandas frame") from exc
+    try:
+        result = con.execute(sql)
+        return result.pl() if polars else result.df()
+    except duckdb.Error as exc:
+        raise ConfigError("sql", sql, "a DuckDB query over the tables results / results_all",
+                          hint=str(exc).splitlines()[0]) from exc
+
+
+def connect(directory: str | Path, *, files: list[Path] | None = None) -> Any:
+    """An in-memory DuckDB connection whose views ``results`` / ``results_all`` read
+    ``directory``'s records.
+
+    Parameters
+    ----------
+    directory
+        A result folder written by a sweep.
+    files
+        The record files to read (default: every ``records-*.parquet`` in the folder).
+    """
+    import duckdb
+
+    from warpsim.runner.jobs import METADATA_COLUMNS
+
+    if files is None:
+        files = ResultStore(directory).files()
+    con = duckdb.connect(":memory:")
+    if files:
+        listing = "[" + ", ".join(_sql_str(str(f)) for f in files) + "]"
+        con.execute(f"CREATE VIEW results_all AS SELECT * FROM read_parquet({listing}, "
+                    "union_by_name = true)")
+    else:
+        cols = ", ".join(f'"{c}" VARCHAR' for c in METADATA_COLUMNS)
+        con.execute(f"CREATE TABLE results_all ({cols})")
+    con.execute(
+        "CREATE VIEW results AS SELECT * EXCLUDE (_attempt_rank) FROM ("
+        " SELECT *, row_number() OVER (PARTITION BY job_id ORDER BY (status = 'ok') DESC,"
+        " finished_at DESC) AS _attempt_rank FROM results_all) WHERE _attempt_rank = 1")
+    return con
+
+
+def load_results(directory: str | Path, *, all_attempts: bool = False,
+                 polars: bool = False) -> Any:
+    """The records of a result folder as a pandas DataFrame.
+
+    Parameters
+    ----------
+    directory
+        A result folder written by ``warpsim sweep``.
+    all_attempts
+        Keep every attempt of a retried job instead of one record per ``job_id``.
+    polars
+        Return a polars DataFrame (polars must be installed) instead of pandas.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per record; counters and ``energy_*_pj`` as columns (missing values NaN/None).
+    """
+    return ResultStore(directory).load(all_attempts=all_attempts, polars=polars)
+
+
+def query_results(directory: str | Path, sql: str, *, polars: bool = False) -> Any:
+    """Run a DuckDB ``sql`` query over a result folder (tables ``results``, ``results_all``)
+    and return a pandas DataFrame (a polars one with ``polars=True``).
+
+    Raises
+    ------
+    ConfigError
+        When DuckDB rejects the query (its message is the hint).
+    """
+    return ResultStore(directory).query(sql, polars=polars)
