@@ -1,4 +1,4 @@
-"""Running simulations: the benchmark command core (``perf``); sweeps and result stores later."""
+"""Running simulations: sweeps, jobs, executors, the Parquet result store, the perf benchmark."""
 
 from __future__ import annotations
 
