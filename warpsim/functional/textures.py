@@ -1,0 +1,223 @@
+"""Texture fetches (``tex.1d``, ``tex.2d``) through a table of texture descriptors.
+
+Follows: PTX ISA §9.7.10.3 (``tex``: ``[handle, {coords}]``, 4-component results); CUDA
+texture semantics (``tex1Dfetch`` on linear memory with integer coordinates; ``tex2D`` on pitched
+2-D data with float coordinates, point or linear filtering, clamp/wrap/border addressing).
+Assumptions:
+  [A] A texture is bound by a descriptor: ``launch(textures={handle_or_name: TextureDesc})``;
+      a handle is the u64 value a kernel receives as a parameter or loads from a ``.global
+      .u64`` variable, a name is a ``.texref`` variable of the module.
+  [A] Linear filtering weights use 8 fractional bits, as the hardware does (CUDA programming
+      guide, "Texture fetching": 9-bit fixed point with 8 bits of fraction).
+  [A] Channels the format does not have read as 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from warpsim.errors import LaunchError
+from warpsim.functional.ldst import lanes_of
+from warpsim.functional.trace import mem_lines
+from warpsim.ptx.ir import Instruction, OpKind
+
+__all__ = ["TextureDesc", "TextureFetcher", "build_tex"]
+
+_DT = {"f32": np.float32, "s32": np.int32, "u32": np.uint32, "s16": np.int16,
+       "u16": np.uint16, "s8": np.int8, "u8": np.uint8, "f16": np.float16}
+
+
+@dataclass(frozen=True, slots=True)
+class TextureDesc:
+    """A bound texture: where its texels are and how they are sampled."""
+
+    address: int
+    """Device address of texel (0, 0)."""
+    width: int
+    """Texels per row (1-D: number of texels)."""
+    height: int = 1
+    """Rows (1 for a 1-D texture)."""
+    pitch_bytes: int = 0
+    """Bytes between rows (0: ``width * texel bytes``)."""
+    channels: int = 1
+    """Channels per texel: 1, 2 or 4."""
+    dtype: str = "f32"
+    """Channel format: ``f32``, ``s32``, ``u32``, ``s16``, ``u16``, ``s8``, ``u8``, ``f16``."""
+    filter: str = "point"
+    """``point`` or ``linear``."""
+    address_mode: str = "clamp"
+    """``clamp``, ``wrap``, ``mirror`` or ``border`` (border texels read 0)."""
+    normalized_coords: bool = False
+    """Coordinates in [0, 1) instead of texels."""
+    normalized_read: bool = False
+    """Integer texels read as floats scaled to [0, 1] / [-1, 1]."""
+
+    @property
+    def texel_bytes(self) -> int:
+        return self.channels * np.dtype(_DT[self.dtype]).itemsize
+
+    @property
+    def row_bytes(self) -> int:
+        return self.pitch_bytes or self.width * self.texel_bytes
+
+
+def _coords(i: np.ndarray, n: int, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """Texel index after the address mode, and whether it is a border (zero) texel."""
+    if mode == "wrap":
+        return np.mod(i, n), np.zeros(i.shape, np.bool_)
+    if mode == "mirror":
+        p = np.mod(i, 2 * n)
+        return np.where(p >= n, 2 * n - 1 - p, p), np.zeros(i.shape, np.bool_)
+    border = (i < 0) | (i >= n)
+    return np.clip(i, 0, n - 1), (border if mode == "border" else np.zeros(i.shape, np.bool_))
+
+
+class TextureFetcher:
+    """Reads the texels of one bound texture from device memory (checked once at bind)."""
+
+    def __init__(self, desc: TextureDesc, memory: Any) -> None:
+        self.d = desc
+        size = desc.row_bytes * (desc.height - 1) + desc.width * desc.texel_bytes
+        if not memory.check_range(desc.address, size):
+            raise LaunchError("<texture>", f"texture at {desc.address:#x} ({size} bytes) is not "
+                              "inside a live allocation",
+                              hint="bind textures to allocated device memory")
+        self.mem = memory
+        self.cdt = np.dtype(_DT[desc.dtype])
+
+    def texels(self, ix: np.ndarray, iy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Channel values [n, channels] of texels (ix, iy), and their byte addresses."""
+        d = self.d
+        x, bx = _coords(ix, d.width, d.address_mode)
+        y, by = _coords(iy, d.height, d.address_mode)
+        addr = (np.int64(d.address - self.mem.base) + y.astype(np.int64) * d.row_bytes
+                + x.astype(np.int64) * d.texel_bytes)
+        item = self.cdt.itemsize
+        view = self.mem.view(self.cdt)
+        el = addr // item
+        out = np.stack([view[el + c] for c in range(d.channels)], axis=1)
+        if (bx | by).any():
+            out[bx | by] = 0
+        return out, (addr + self.mem.base).astype(np.uint64)
+
+    def as_float(self, v: np.ndarray) -> np.ndarray:
+        if self.cdt.kind == "f":
+            return v.astype(np.float32)
+        if self.d.normalized_read:
+            info = np.iinfo(self.cdt)
+            return np.maximum(v.astype(np.float32) / np.float32(info.max), np.float32(-1.0))
+        return v.astype(np.float32)
+
+
+def build_tex(inst: Instruction, ctx: Any) -> Any:
+    """The closure of a ``tex.1d``/``tex.2d`` instruction."""
+    if inst.opcode != "tex":
+        raise ctx.error(inst, f"{inst.opcode} (only tex.1d and tex.2d are supported)")
+    geom = next((m for m in inst.mods if m in ("1d", "2d", "3d", "a1d", "a2d", "cube")), "")
+    if geom not in ("1d", "2d"):
+        raise ctx.error(inst, f"texture geometry .{geom or '?'}")
+    if len(inst.types) != 2 or inst.types[0] not in ("f32", "s32", "u32"):
+        raise ctx.error(inst, "texture result/coordinate types")
+    rtype, ctype = inst.types
+    if inst.srcs[0].kind is not OpKind.ADDRESS or inst.srcs[0].base is None:
+        raise ctx.error(inst, "texture operand")
+    hop = inst.srcs[0].base
+    handle: Any = hop.reg if hop.kind is OpKind.REG else hop.name
+    coords = inst.srcs[1].elems if inst.srcs[1].kind is OpKind.VECTOR else (inst.srcs[1],)
+    if any(c.kind is not OpKind.REG for c in coords):
+        raise ctx.error(inst, "texture coordinates must be registers")
+    creg = [c.reg for c in coords]
+    dst = inst.dsts[0]
+    dregs = [e.reg if e.kind is OpKind.REG else -1 for e in
+             (dst.elems if dst.kind is OpKind.VECTOR else (dst,))]
+
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, tidx, seg, whole = lanes_of(g, pred)
+        n = tidx.size
+        if isinstance(handle, int):
+            hv = bs.regs[handle][tsel]
+            keys: list[Any] = [int(h) for h in np.unique(hv)]
+        else:
+            hv = None
+            keys = [handle]
+        out = np.zeros((n, 4), np.uint32)
+        tex_addr = np.zeros(n, np.uint64)
+        for key in keys:
+            f = bs.texture(key, inst)
+            pos = np.flatnonzero(hv == np.uint64(key)) if hv is not None else slice(None)
+            cs = [bs.regs[r][tsel][pos] for r in creg]
+            vals, addrs = _sample(f, geom, ctype, cs, rtype)
+            out[pos, :vals.shape[1]] = vals
+            tex_addr[pos] = addrs
+        for j, r in enumerate(dregs[:4]):
+            if r < 0:
+                continue
+            v = out[:, j].astype(bs.regs[r].dtype)
+            if whole:
+                bs.regs[r] = v
+            else:
+                bs.regs[r][tsel] = v
+        if bs.tracer is not None:
+            nw = seg.size - 1
+            s = np.zeros(nw, np.int64)
+            ln = np.zeros(nw, np.int64)
+            buf = np.empty(n, np.uint64)
+            k = mem_lines(tex_addr, seg, 32, 128, s, ln, buf)
+            bs.tracer.memory(bs.tracer.n_rec, s.astype(np.uint8), ln.astype(np.uint8),
+                             np.zeros(nw, np.uint8), buf[:k])
+    return run
+
+
+def _sample(f: TextureFetcher, geom: str, ctype: str, cs: list[np.ndarray],
+            rtype: str) -> tuple[np.ndarray, np.ndarray]:
+    d = f.d
+    if ctype == "s32":
+        ix = cs[0].view(np.int32).astype(np.int64)
+        iy = cs[1].view(np.int32).astype(np.int64) if geom == "2d" else np.zeros_like(ix)
+        v, addr = f.texels(ix, iy)
+        return _result(f, v, rtype), addr
+    x = cs[0].view(np.float32).astype(np.float64)
+    y = cs[1].view(np.float32).astype(np.float64) if geom == "2d" else np.zeros_like(x)
+    if d.normalized_coords:
+        x = x * d.width
+        y = y * d.height if geom == "2d" else y
+    if d.filter != "linear":
+        ix = np.floor(x).astype(np.int64)
+        iy = np.floor(y).astype(np.int64) if geom == "2d" else np.zeros_like(ix)
+        v, addr = f.texels(ix, iy)
+        return _result(f, v, rtype), addr
+    xb = x - 0.5
+    x0 = np.floor(xb)
+    ax = np.round((xb - x0) * 256.0) / 256.0
+    ix0 = x0.astype(np.int64)
+    if geom == "2d":
+        yb = y - 0.5
+        y0 = np.floor(yb)
+        ay = np.round((yb - y0) * 256.0) / 256.0
+        iy0 = y0.astype(np.int64)
+    else:
+        ay = np.zeros_like(ax)
+        iy0 = np.zeros_like(ix0)
+    acc = np.zeros((x.size, d.channels), np.float64)
+    addr0 = None
+    for dy, wy in ((0, 1.0 - ay), (1, ay)):
+        if geom != "2d" and dy:
+            continue
+        for dx, wx in ((0, 1.0 - ax), (1, ax)):
+            v, a = f.texels(ix0 + dx, iy0 + dy)
+            acc += f.as_float(v).astype(np.float64) * (wx * (wy if geom == "2d" else 1.0))[:, None]
+            addr0 = a if addr0 is None else addr0
+    res = acc.astype(np.float32).view(np.uint32)
+    return res, addr0  # type: ignore[return-value]
+
+
+def _result(f: TextureFetcher, v: np.ndarray, rtype: str) -> np.ndarray:
+    if rtype == "f32":
+        return f.as_float(v).view(np.uint32)
+    if f.cdt.kind == "f":
+        return v.astype(np.float32).view(np.uint32)
+    wide = v.astype(np.int64) if f.cdt.kind == "i" else v.astype(np.uint64)
+    return wide.astype(np.uint32)

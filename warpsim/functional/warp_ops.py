@@ -1,0 +1,249 @@
+"""Warp-level instructions on the lane axis: ``shfl[.sync]``, ``vote[.sync]``, ``redux.sync``,
+``match.sync``, ``activemask``.
+
+Follows: PTX ISA §9.7.8.6 (``shfl.sync``: the ``c`` operand packs the clamp value in bits 0-4
+and the segment mask in bits 8-12; ``j``/``pval`` as in the ISA pseudocode), §9.7.8.7
+(``vote``), §9.7.8.8 (``match``), §9.7.8.12 (``redux.sync``), §9.7.3.x (``activemask``).
+Assumptions:
+  [A] The participating lanes are the executing lanes (active and guard true) that are also in
+      ``membermask``; a ``shfl`` from a lane that does not participate reads that lane's
+      current register value (the ISA leaves it undefined).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from warpsim.functional.ldst import lanes_of
+from warpsim.functional.simt_stack import LANES
+from warpsim.ptx.ir import Instruction, Operand, OpKind
+
+__all__ = ["build_warp_op"]
+
+_BITS = (np.uint32(1) << np.arange(32, dtype=np.uint32))
+
+
+def _operand(inst: Instruction, op: Operand, ctx: Any, dtype: Any) -> Any:
+    from warpsim.functional.loader import imm_bits
+
+    if op.kind is OpKind.REG:
+        return op.reg
+    if op.kind is OpKind.IMM:
+        return imm_bits(op, dtype, False)
+    raise ctx.error(inst, f"operand of kind {op.kind.name}")
+
+
+def _warp_vals(bs: Any, g: Any, spec: Any, dtype: Any = np.uint32) -> np.ndarray:
+    """[n_warps, 32] lane values of a register (or a broadcast immediate)."""
+    if isinstance(spec, int):
+        return g.warp_view(bs.regs[spec])
+    return np.full((g.nw, 32), spec, dtype=dtype)
+
+
+def _bits_of(masks: np.ndarray) -> np.ndarray:
+    return (masks[:, None] & _BITS) != 0
+
+
+def _write(bs: Any, g: Any, r: int, vals: np.ndarray, tsel: Any, lanes: np.ndarray | None,
+           whole: bool) -> None:
+    """Write the [n_warps, 32] ``vals`` to register ``r`` on the executing lanes."""
+    flat = vals.reshape(-1)
+    reg = bs.regs[r]
+    if flat.dtype != reg.dtype:
+        flat = flat.astype(reg.dtype)
+    if whole:
+        bs.regs[r] = flat.copy() if flat.base is not None else flat
+    elif lanes is None:
+        reg[tsel] = flat
+    else:
+        reg[tsel] = flat[lanes]
+
+
+def _exec_lanes(g: Any, pred: Any, exm: Any) -> tuple[Any, Any, Any, bool, np.ndarray]:
+    tsel, tidx, _, whole = lanes_of(g, pred)
+    if pred is None:
+        lanes = g.partial_lanes()
+        masks = g.masks
+    else:
+        lanes = g.lanes_of_act()[g.pred_on_act(pred)]
+        masks = exm
+    return tsel, lanes, masks, whole, tidx
+
+
+def build_warp_op(inst: Instruction, ctx: Any) -> Any:
+    """The closure of a warp-level instruction."""
+    op = inst.opcode
+    if op == "shfl":
+        return _build_shfl(inst, ctx)
+    if op == "vote":
+        return _build_vote(inst, ctx)
+    if op == "redux":
+        return _build_redux(inst, ctx)
+    if op == "match":
+        return _build_match(inst, ctx)
+    dreg = inst.dsts[0].reg
+
+    def run_activemask(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
+        _write(bs, g, dreg, np.repeat(masks[:, None], 32, axis=1), tsel, lanes, whole)
+    return run_activemask
+
+
+def _member(bs: Any, g: Any, spec: Any) -> np.ndarray:
+    """Per-warp membermask (taken from the warp's first lane for a register operand)."""
+    if spec is None:
+        return np.full(g.nw, 0xFFFFFFFF, np.uint32)
+    if isinstance(spec, int):
+        v = g.warp_view(bs.regs[spec])
+        return np.bitwise_or.reduce(np.where(_bits_of(g.masks), v, 0), axis=1).astype(
+            np.uint32)
+    return np.full(g.nw, spec, np.uint32)
+
+
+def _build_shfl(inst: Instruction, ctx: Any) -> Any:
+    mode = next((m for m in inst.mods if m in ("up", "down", "bfly", "idx")), None)
+    if mode is None:
+        raise ctx.error(inst, "shfl without .up/.down/.bfly/.idx")
+    if inst.types and inst.types[-1] not in ("b32", "u32", "s32", "f32"):
+        raise ctx.error(inst, f"shfl.{inst.types[-1]}")
+    dreg = inst.dsts[0].reg
+    preg = inst.dsts[1].reg if len(inst.dsts) > 1 and inst.dsts[1].kind is OpKind.REG else -1
+    a, b, c = (_operand(inst, s, ctx, np.uint32) for s in inst.srcs[:3])
+    if len(inst.srcs) > 3:  # membermask: validated; lanes outside it read their own value
+        _operand(inst, inst.srcs[3], ctx, np.uint32)
+
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, lanes, _, whole, _ = _exec_lanes(g, pred, exm)
+        av = _warp_vals(bs, g, a)
+        bv = (_warp_vals(bs, g, b) & np.uint32(31)).astype(np.int64)
+        cv = _warp_vals(bs, g, c).astype(np.int64)
+        cval = cv & 31
+        segmask = (cv >> 8) & 31
+        lane = LANES[None, :]
+        max_lane = (lane & segmask) | (cval & ~segmask)
+        min_lane = lane & segmask
+        if mode == "up":
+            j = lane - bv
+            pval = j >= max_lane
+        elif mode == "down":
+            j = lane + bv
+            pval = j <= max_lane
+        elif mode == "bfly":
+            j = lane ^ bv
+            pval = j <= max_lane
+        else:
+            j = min_lane | (bv & ~segmask)
+            pval = j <= max_lane
+        j = np.where(pval, j, lane)
+        out = np.take_along_axis(av, j, axis=1)
+        _write(bs, g, dreg, out, tsel, lanes, whole)
+        if preg >= 0:
+            _write(bs, g, preg, pval, tsel, lanes, whole)
+    return run
+
+
+def _pred_source(inst: Instruction, ctx: Any) -> tuple[Any, bool]:
+    s = inst.srcs[0]
+    if s.kind is OpKind.REG:
+        return s.reg, s.neg
+    if s.kind is OpKind.IMM:
+        return np.bool_(s.value != 0), False
+    raise ctx.error(inst, "vote source must be a predicate")
+
+
+def _build_vote(inst: Instruction, ctx: Any) -> Any:
+    mode = next((m for m in inst.mods if m in ("all", "any", "uni", "ballot")), None)
+    if mode is None:
+        raise ctx.error(inst, "vote without .all/.any/.uni/.ballot")
+    src, neg = _pred_source(inst, ctx)
+    member = _operand(inst, inst.srcs[1], ctx, np.uint32) if len(inst.srcs) > 1 else None
+    dreg = inst.dsts[0].reg
+
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
+        part = masks & _member(bs, g, member)
+        if isinstance(src, int):
+            p = g.warp_view(bs.regs[src])
+            if neg:
+                p = ~p
+        else:
+            p = np.full((g.nw, 32), bool(src))
+        bits = (np.packbits(np.ascontiguousarray(p), axis=1, bitorder="little")
+                .view("<u4").reshape(g.nw).astype(np.uint32) & part)
+        if mode == "ballot":
+            res = np.repeat(bits[:, None], 32, axis=1)
+        else:
+            if mode == "all":
+                r = bits == part
+            elif mode == "any":
+                r = bits != 0
+            else:
+                r = (bits == part) | (bits == 0)
+            res = np.repeat(r[:, None], 32, axis=1)
+        _write(bs, g, dreg, res, tsel, lanes, whole)
+    return run
+
+
+def _build_redux(inst: Instruction, ctx: Any) -> Any:
+    mode = next((m for m in inst.mods if m in ("add", "min", "max", "and", "or", "xor")), None)
+    typ = inst.types[-1] if inst.types else ""
+    if mode is None or typ not in ("u32", "s32", "b32"):
+        raise ctx.error(inst, "redux.sync form")
+    a = _operand(inst, inst.srcs[0], ctx, np.uint32)
+    member = _operand(inst, inst.srcs[1], ctx, np.uint32) if len(inst.srcs) > 1 else None
+    dreg = inst.dsts[0].reg
+
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
+        part = _bits_of(masks & _member(bs, g, member))
+        v = _warp_vals(bs, g, a)
+        if mode == "add":
+            r = np.where(part, v, 0).sum(axis=1, dtype=np.uint64).astype(np.uint32)
+        elif mode in ("min", "max"):
+            sv = v.view(np.int32) if typ == "s32" else v
+            info = np.iinfo(sv.dtype)
+            fill = info.max if mode == "min" else info.min
+            f = np.min if mode == "min" else np.max
+            r = f(np.where(part, sv, fill), axis=1).astype(sv.dtype).view(np.uint32)
+        elif mode == "and":
+            r = np.bitwise_and.reduce(np.where(part, v, np.uint32(0xFFFFFFFF)), axis=1)
+        elif mode == "or":
+            r = np.bitwise_or.reduce(np.where(part, v, np.uint32(0)), axis=1)
+        else:
+            r = np.bitwise_xor.reduce(np.where(part, v, np.uint32(0)), axis=1)
+        res = np.repeat(r.astype(np.uint32)[:, None], 32, axis=1)
+        _write(bs, g, dreg, res, tsel, lanes, whole)
+    return run
+
+
+def _build_match(inst: Instruction, ctx: Any) -> Any:
+    mode = next((m for m in inst.mods if m in ("any", "all")), None)
+    typ = inst.types[-1] if inst.types else ""
+    if mode is None or typ not in ("b32", "b64"):
+        raise ctx.error(inst, "match.sync form")
+    a = _operand(inst, inst.srcs[0], ctx, np.uint64 if typ == "b64" else np.uint32)
+    member = _operand(inst, inst.srcs[1], ctx, np.uint32) if len(inst.srcs) > 1 else None
+    dreg = inst.dsts[0].reg
+    preg = inst.dsts[1].reg if len(inst.dsts) > 1 and inst.dsts[1].kind is OpKind.REG else -1
+
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
+        partm = masks & _member(bs, g, member)
+        part = _bits_of(partm)
+        v = _warp_vals(bs, g, a, np.uint64 if typ == "b64" else np.uint32)
+        eq = (v[:, :, None] == v[:, None, :]) & part[:, None, :]
+        m = (np.packbits(np.ascontiguousarray(eq), axis=2, bitorder="little")
+             .view("<u4").reshape(g.nw, 32).astype(np.uint32))
+        if mode == "any":
+            res = m
+            _write(bs, g, dreg, res, tsel, lanes, whole)
+            return
+        alleq = (m == partm[:, None]) | ~part
+        ok = alleq.all(axis=1)
+        res = np.where(ok[:, None], partm[:, None], np.uint32(0)).astype(np.uint32)
+        _write(bs, g, dreg, np.broadcast_to(res, (g.nw, 32)).copy(), tsel, lanes, whole)
+        if preg >= 0:
+            _write(bs, g, preg, np.repeat(ok[:, None], 32, axis=1), tsel, lanes, whole)
+    return run
