@@ -66,14 +66,33 @@ def _cmd_ptx(args: argparse.Namespace) -> int:
 
 
 def _cmd_perf(args: argparse.Namespace) -> int:
-    from warpsim.runner.perf import format_perf, run_perf
+    from warpsim.runner.perf import run_perf
 
     result = run_perf(functional=True, timing=False, repeat=args.repeat)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps(result, indent=2, default=str))
     else:
-        print(format_perf(result))
+        print(_format_perf(result))
     return 0
+
+
+def _format_perf(result: dict) -> str:
+    """The perf record as a table: one row per benchmark, then the medians."""
+    lines = [f"{'benchmark':<12}{'kind':<16}{'threads':>10}{'thread inst':>14}"
+             f"{'wall s':>9}{'thread inst/s':>15}{'warp inst/s':>13}"]
+    for b in result.get("benchmarks", []):
+        lines.append(f"{b['name']:<12}{b['kind']:<16}{b['threads']:>10}"
+                     f"{b['thread_instructions']:>14.3e}{b['wall_s']:>9.2f}"
+                     f"{b['thread_inst_per_s']:>15.3e}{b['warp_inst_per_s']:>13.3e}")
+    timing = result.get("timing_warp_inst_per_s")
+    lines += [
+        "",
+        f"functional_thread_inst_per_s  {result['functional_thread_inst_per_s']:.3e} (median)",
+        "timing_warp_inst_per_s        "
+        + (f"{timing:.3e} (median)" if timing else "n/a (no timing engine yet)"),
+        f"peak_rss_mb                   {result['peak_rss_mb']:.0f}",
+    ]
+    return "\n".join(lines)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -84,7 +103,10 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="warpsim", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="warpsim",
+        description="warpsim: a GPU microarchitecture simulator for register-file and "
+                    "SIMT-efficiency research")
     ap.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     sub = ap.add_subparsers(dest="command", required=True)
 
