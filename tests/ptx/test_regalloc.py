@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from warpsim.ptx.cfg import build_cfg
 from warpsim.ptx.ir import Function, Instruction, OpKind, Param, Variable
@@ -41,26 +44,30 @@ def _slots(alloc: Allocation, fn: Function, v: int) -> list[tuple[str, int]]:
 def _transfer(fn: Function, alloc: Allocation, inst: Instruction, state: dict,
               errors: list | None) -> None:
     """Abstract execution of one instruction on ``slot -> set of vregs whose value it holds``."""
+    if alloc.folded is not None and any(alloc.folded[d] >= 0 for d in inst.writes()):
+        return  # a neg/abs folded into its uses as an operand modifier: no instruction
     reads = inst.reads()
     for v in reads:  # a rematerialised value is recomputed into its register before the use
-        if alloc.remat[v]:
+        if alloc.remat[v] and (inst.index, v) not in alloc.const_reads:
             for k in _slots(alloc, fn, v):
                 state[k] = frozenset({v})
     if errors is not None:
         for v in reads:
-            for k in _slots(alloc, fn, v):
-                if v not in state.get(k, frozenset()):
+            if (inst.index, v) in alloc.const_reads:
+                continue  # a constant-bank operand: no register read
+            held = v if alloc.folded is None or alloc.folded[v] < 0 else int(alloc.folded[v])
+            for k in _slots(alloc, fn, v):  # a folded neg/abs reads its source's register
+                if held not in state.get(k, frozenset()):
                     errors.append((inst.index, fn.regs[v].name, k))
     before = dict(state)
-    copy_src = -1
-    if (inst.opcode == "mov" and len(inst.srcs) == 1 and inst.srcs[0].kind is OpKind.REG
-            and len(inst.dsts) == 1 and inst.dsts[0].kind is OpKind.REG):
-        copy_src = inst.srcs[0].reg
+    same_bits = _same_bits(fn, alloc, inst)
     for d in inst.writes():
-        for j, k in enumerate(_slots(alloc, fn, d)):
+        if alloc.remat[d] or (alloc.folded is not None and alloc.folded[d] >= 0):
+            continue  # rematerialised: written before each use; folded: an operand modifier
+        for k in _slots(alloc, fn, d):
             old = before.get(k, frozenset())
-            same = copy_src >= 0 and _slots(alloc, fn, copy_src)[j] == k
-            if same and copy_src in old:  # copying a register onto itself changes nothing
+            src = same_bits.get(k, -1)
+            if src >= 0 and src in old:  # copying a register onto itself changes nothing
                 state[k] = old | ({d} if inst.guard < 0 else frozenset())
             elif inst.guard >= 0:
                 state[k] = frozenset({d}) if d in old else frozenset()
@@ -68,9 +75,38 @@ def _transfer(fn: Function, alloc: Allocation, inst: Instruction, state: dict,
                 state[k] = frozenset({d})
 
 
+def _same_bits(fn: Function, alloc: Allocation, inst: Instruction) -> dict:
+    """For copies, ``physical slot written -> vreg whose bits it receives``: a plain
+    ``mov d, s``, an unpack ``mov.b64 {lo, hi}, s`` and a pack ``mov.b64 d, {lo, hi}``."""
+    if inst.opcode != "mov" or len(inst.srcs) != 1 or len(inst.dsts) != 1:
+        return {}
+    d, s = inst.dsts[0], inst.srcs[0]
+    if d.kind is OpKind.REG and s.kind is OpKind.REG and not s.neg:
+        return dict(zip(_slots(alloc, fn, d.reg), [s.reg] * 4, strict=False)) if (
+            _slots(alloc, fn, d.reg) == _slots(alloc, fn, s.reg)) else {}
+    out = {}
+    if d.kind is OpKind.VECTOR and s.kind is OpKind.REG and len(d.elems) == 2:
+        whole = _slots(alloc, fn, s.reg)
+        for j, e in enumerate(d.elems):
+            if e.kind is OpKind.REG and len(whole) == 2 and _slots(alloc, fn, e.reg) == [whole[j]]:
+                out[whole[j]] = s.reg
+    if s.kind is OpKind.VECTOR and d.kind is OpKind.REG and len(s.elems) == 2:
+        whole = _slots(alloc, fn, d.reg)
+        for j, e in enumerate(s.elems):
+            if e.kind is OpKind.REG and len(whole) == 2 and _slots(alloc, fn, e.reg) == [whole[j]]:
+                out[whole[j]] = e.reg
+    return out
+
+
 def check_allocation(fn: Function, alloc: Allocation) -> list:
     """Every read of a virtual register finds that register's value in its physical
-    register(s) on every path. Uses only the IR, the CFG and the allocation (not liveness)."""
+    register(s) on every path, executing the instructions in the order the allocation was
+    computed for (``alloc.order``; PTX order when None). Uses only the IR, the CFG and the
+    allocation (not liveness or the scheduler)."""
+    if alloc.order is not None:
+        order = [int(i) for i in alloc.order]
+        assert sorted(order) == list(range(len(fn.instructions)))
+        fn = replace(fn, instructions=[fn.instructions[i] for i in order])
     cfg = build_cfg(fn)
     if not cfg.blocks:
         return []
@@ -111,6 +147,7 @@ def check_allocation(fn: Function, alloc: Allocation) -> list:
 def _alloc(src: str, **kw) -> tuple[Function, Allocation]:
     """Allocate and check; counts in these tests leave R1 allocatable unless asked."""
     kw.setdefault("reserve_stack_pointer", False)
+    kw.setdefault("schedule", False)
     fn = asm(src)
     a = allocate_registers(fn, **kw)
     assert check_allocation(fn, a) == []
@@ -138,9 +175,12 @@ def test_chain_reuses_registers():
         add.s32 %r4, %r3, 1
         st.global.u32 [%rd1], %r4
     """, remat=False)
-    # %rd1 (a pair, live throughout) plus one register for the chain
-    assert a.n_regs == 3
+    # %rd1 (a pair, live throughout), one register for the chain, and the stored value in the
+    # odd half of a pair (R2 unused, R3), as ptxas places global store data
+    assert a.n_regs == 4
     assert a.phys[fn.reg_ids["%rd1"]] % 2 == 0
+    assert len({int(a.phys[fn.reg_ids[f"%r{k}"]]) for k in (1, 2, 3)}) == 1
+    assert a.phys[fn.reg_ids["%r4"]] == 3
 
 
 def test_simultaneously_live_values_get_distinct_registers():
@@ -209,7 +249,7 @@ def test_loop_variable_copies_coalesce():
         st.global.u32 [%rd1], %r1
     """, remat=False)
     assert a.phys[fn.reg_ids["%r1"]] == a.phys[fn.reg_ids["%r2"]]
-    assert a.n_regs == 3
+    assert a.n_regs == 4  # %rd1 in R0:R1, the stored loop variable in R3 (odd: store data)
 
 
 def test_unpack_of_a_pair_lands_in_its_halves():
@@ -274,10 +314,139 @@ def test_32bit_params_and_launch_constants_are_rematerialised():
     without = allocate_registers(fn, remat=False, reserve_stack_pointer=False)
     assert check_allocation(fn, with_remat) == [] and check_allocation(fn, without) == []
     remat = {fn.regs[v].name for v in range(len(fn.regs)) if with_remat.remat[v]}
-    # 64-bit pointers stay in registers (SASS needs a register pair to form an address);
-    # %tid.x differs per thread and is kept too
-    assert remat == {"%r1", "%r7"}
+    # the pointer parameter and its cvta are constant-bank operands too; %tid.x differs per
+    # thread and is kept
+    assert remat == {"%r1", "%r7", "%rd1", "%rd2"}
     assert with_remat.n_regs < without.n_regs
+
+
+def test_pointer_parameter_is_a_constant_operand_of_address_arithmetic():
+    fn = _kernel_with_params("""
+        ld.param.u64 %rd1, [p0]
+        cvta.to.global.u64 %rd2, %rd1
+        mov.u32 %r1, %tid.x
+        mul.wide.s32 %rd3, %r1, 4
+        add.s64 %rd4, %rd2, %rd3
+        ld.global.u32 %r2, [%rd4]
+        st.shared.u32 [%r1], %r2
+        ld.global.u32 %r3, [%rd2]
+        st.shared.u32 [%r1+4], %r3
+    """)
+    a = allocate_registers(fn, schedule=False)
+    assert check_allocation(fn, a) == []
+    rd2 = fn.reg_ids["%rd2"]
+    # IMAD.WIDE R4, R0, R5, c[0x0][0x160]: no register for the pointer...
+    assert (4, rd2) in a.const_reads
+    assert a.reads(fn.instructions[4]) == a.registers(fn.instructions[4].srcs[1])
+    # ...but LDG [R2.64] needs it in a pair, loaded next to the use
+    assert (7, rd2) not in a.const_reads and len(a.reads(fn.instructions[7])) == 2
+
+
+def test_shuffle_immediates_take_no_register():
+    fn = asm("""
+        ld.shared.u32 %r1, [%r0]
+        mov.u32 %r2, 16
+        mov.u32 %r3, 31
+        shfl.sync.down.b32 %r4, %r1, %r2, %r3, -1
+        st.shared.u32 [%r0], %r4
+    """)
+    a = allocate_registers(fn, schedule=False)
+    assert check_allocation(fn, a) == []
+    shfl = fn.instructions[3]
+    assert {(shfl.index, fn.reg_ids[r]) for r in ("%r2", "%r3")} <= a.const_reads
+    assert a.reads(shfl) == a.registers(shfl.srcs[0])
+
+
+def test_global_store_data_takes_the_odd_half_of_a_pair():
+    fn, a = _alloc("""
+        ld.shared.u32 %r1, [%r0]
+        add.s32 %r2, %r1, 1
+        st.global.u32 [%rd0], %r2
+        st.shared.u32 [%r0], %r2
+    """)
+    r2 = int(a.phys[fn.reg_ids["%r2"]])
+    assert r2 % 2 == 1
+    for v in range(len(fn.regs)):  # nothing else uses the even half while %r2 is live
+        if a.phys[v] >= 0 and fn.regs[v].name in ("%r0", "%rd0"):
+            assert r2 - 1 not in range(int(a.phys[v]), int(a.phys[v] + a.width[v]))
+
+
+def test_halves_of_a_live_pair_are_its_registers():
+    fn, a = _alloc("""
+        ld.global.f64 %fd1, [%rd1]
+        mov.b64 {%r1;%r2}, %fd1
+        add.s32 %r3, %r2, 1
+        mov.b64 %fd2, {%r1;%r3}
+        add.f64 %fd3, %fd2, %fd1
+        st.global.f64 [%rd1], %fd3
+    """)
+    fd1 = int(a.phys[fn.reg_ids["%fd1"]])
+    # %fd1 stays live, yet its halves take no registers of their own (no SASS instruction);
+    # %fd2 cannot start at %r1 (that is %fd1's low half), so its pack is a real copy
+    assert a.phys[fn.reg_ids["%r1"]] == fd1 and a.phys[fn.reg_ids["%r2"]] == fd1 + 1
+    assert a.phys[fn.reg_ids["%fd2"]] not in (fd1, a.phys[fn.reg_ids["%r3"]])
+
+
+def test_float_neg_and_abs_are_operand_modifiers():
+    fn, a = _alloc("""
+        ld.global.f64 %fd1, [%rd1]
+        neg.f64 %fd2, %fd1
+        abs.f64 %fd3, %fd2
+        fma.rn.f64 %fd4, %fd2, %fd1, %fd3
+        neg.f64 %fd5, %fd4
+        st.global.f64 [%rd1], %fd4
+        st.global.f64 [%rd1+8], %fd5
+    """)
+    fd1, fd4 = fn.reg_ids["%fd1"], fn.reg_ids["%fd4"]
+    # DFMA R4, -R2, R2, |R2|: -x and |-x| live in x's register; nothing writes them
+    assert a.folded[fn.reg_ids["%fd2"]] == fd1 and a.folded[fn.reg_ids["%fd3"]] == fd1
+    assert a.phys[fn.reg_ids["%fd3"]] == a.phys[fd1]
+    assert a.writes(fn.instructions[1]) == () and a.writes(fn.instructions[2]) == ()
+    # a stored negation is a real value (STG has no operand modifiers)
+    assert a.folded[fn.reg_ids["%fd5"]] == -1 and a.phys[fn.reg_ids["%fd5"]] != a.phys[fd4]
+
+
+def test_direct_global_symbol_access_needs_an_address_pair():
+    src = """
+        ld.param.u32 %r1, [p1]
+        st.global.u32 [g_scale], %r1
+    """
+    fn = _kernel_with_params(src)
+    a = allocate_registers(fn)
+    assert check_allocation(fn, a) == []
+    # R1 stack pointer, the stored parameter in R3 (odd half of R2:R3), the address of
+    # g_scale in R4:R5: 6 numbered, 8 reported, as ptxas reports for set_scale (corpus)
+    assert a.regs_per_thread == 8
+    shared = allocate_registers(_kernel_with_params(src.replace("global", "shared")))
+    assert shared.regs_per_thread == 4  # [g_scale] is an immediate address in shared memory
+
+
+def test_checker_follows_the_allocation_order():
+    fn = asm("""
+        mov.u32 %r1, 1
+        mov.u32 %r2, 2
+        st.shared.u32 [%r0], %r1
+        st.shared.u32 [%r0], %r2
+    """)
+    a = allocate_registers(fn, schedule=False, remat=False)
+    a.phys[fn.reg_ids["%r2"]] = a.phys[fn.reg_ids["%r1"]]
+    assert check_allocation(fn, a) != []
+    a.order = np.array([0, 2, 1, 3], dtype=np.int32)  # each value dies before the next
+    assert check_allocation(fn, a) == []
+
+
+def test_scheduled_allocation_records_its_order():
+    fn = asm("""
+        add.s32 %r1, %r0, 1
+        add.s32 %r2, %r1, 1
+        ld.global.u32 %r3, [%rd0]
+        add.s32 %r4, %r3, %r2
+        st.global.u32 [%rd0], %r4
+    """)
+    a = allocate_registers(fn)
+    assert a.order is not None and a.order.tolist()[0] == 2  # the load is hoisted
+    assert check_allocation(fn, a) == []
+    assert allocate_registers(fn, schedule=False).order is None
 
 
 def test_call_scope_params_are_not_rematerialised():
@@ -361,6 +530,49 @@ def test_random_programs_allocate_validly(src, remat):
             assert a.phys[v] % a.width[v] == 0
 
 
+_FLOAT_OPS = [
+    "ld.global.f64 %fd{a}, [%rd0+{k}]",
+    "neg.f64 %fd{a}, %fd{b}",
+    "abs.f64 %fd{a}, %fd{b}",
+    "fma.rn.f64 %fd{a}, %fd{b}, %fd{c}, %fd{a}",
+    "add.f64 %fd{a}, %fd{b}, %fd{c}",
+    "st.global.f64 [%rd0+{k}], %fd{a}",
+    "mov.b64 {{%r{a};%r{b}}}, %fd{c}",
+    "mov.b64 %fd{a}, {{%r{b};%r{c}}}",
+    "setp.lt.f64 %p0, %fd{a}, %fd{b}",
+    "@%p0 bra L{k}",
+]
+
+
+@st.composite
+def float_programs(draw) -> str:
+    """Branchy fp64 programs over many registers (so that most are defined once): operand
+    modifiers, pair halves and global store data together."""
+    n = draw(st.integers(3, 30))
+    lines = []
+    for i in range(n):
+        text = draw(st.sampled_from(_FLOAT_OPS)).format(
+            a=draw(st.integers(0, 11)), b=draw(st.integers(0, 11)), c=draw(st.integers(0, 11)),
+            k=draw(st.integers(0, 2)))
+        label = f"L{i % 3}: " if draw(st.integers(0, 5)) == 0 and f"L{i % 3}:" not in \
+            "".join(lines) else ""
+        lines.append(label + text)
+    text = "\n".join(lines)
+    for k in range(3):  # every branch target exists
+        if f"L{k}:" not in text:
+            text += f"\nL{k}: ret"
+    return text
+
+
+@settings(max_examples=200, deadline=None)
+@given(src=float_programs())
+def test_random_float_programs_allocate_validly(src):
+    fn = asm(src)
+    for sched in (True, False):
+        a = allocate_registers(fn, schedule=sched)
+        assert check_allocation(fn, a) == [], (src, sched)
+
+
 # ---------------------------------------------------------------- the project's own kernels
 
 CORPUS = sorted(p.stem for p in (Path(__file__).parents[1] / "kernels").glob("*.cu"))
@@ -377,9 +589,9 @@ def _corpus_functions(corpus_ptx, stem: str):
 @pytest.mark.parametrize("stem", CORPUS)
 def test_corpus_allocations_are_valid(corpus_ptx, stem):
     for name, fn in _corpus_functions(corpus_ptx, stem):
-        for remat in (True, False):
-            a = allocate_registers(fn, remat=remat)
-            assert check_allocation(fn, a) == [], (name, remat)
+        for remat, sched in ((True, True), (False, True), (True, False), (False, False)):
+            a = allocate_registers(fn, remat=remat, schedule=sched)
+            assert check_allocation(fn, a) == [], (name, remat, sched)
             used = [v for v in range(len(fn.regs)) if a.phys[v] >= 0]
             assert all(a.phys[v] % a.width[v] == 0 for v in used)
             assert all(a.phys[v] + a.width[v] <= a.n_regs for v in used)
@@ -387,8 +599,10 @@ def test_corpus_allocations_are_valid(corpus_ptx, stem):
 
 def test_corpus_register_counts_track_ptxas(corpus_ptx, corpus_resources):
     """Issue acceptance: over the corpus, allocated registers per thread (in ptxas's
-    counting, ``regs_per_thread``) are within 25% of ``ptxas -v`` in aggregate and for the
-    median kernel; docs/regalloc.md has the per-kernel table."""
+    counting, ``regs_per_thread``) track ``ptxas -v``: the total and the median kernel within
+    10%, 58 of the 64 kernels within 25% and none off by half (measured: total 0.95, median
+    0.94, 58 of 64, range 0.62 .. 1.38); docs/regalloc.md has the per-kernel table and the
+    six kernels outside 25%."""
     ratios, ours, theirs = [], 0, 0
     for stem in CORPUS:
         res = corpus_resources(stem)
@@ -399,9 +613,10 @@ def test_corpus_register_counts_track_ptxas(corpus_ptx, corpus_resources):
             ours += got
             theirs += ref
     ratios.sort()
-    assert 0.75 <= ours / theirs <= 1.25
-    assert 0.75 <= ratios[len(ratios) // 2] <= 1.25
-    assert sum(0.75 <= r <= 1.25 for r in ratios) >= 0.7 * len(ratios)
+    assert 0.9 <= ours / theirs <= 1.1
+    assert 0.9 <= ratios[len(ratios) // 2] <= 1.1
+    assert sum(0.75 <= r <= 1.25 for r in ratios) >= 58
+    assert 0.6 <= ratios[0] and ratios[-1] <= 1.5
 
 
 # ---------------------------------------------------------------- listing
