@@ -95,6 +95,46 @@ def _format_perf(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _cmd_bench_list(args: argparse.Namespace) -> int:
+    from warpsim.bench import list_benchmarks
+
+    rows = list_benchmarks(registers=not args.no_registers)
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+        return 0
+    print(f"{'benchmark':<22}{'suite':<10}{'resembles':<30}{'kernel':<34}{'regs':>5}"
+          f"{'tpb':>6}  sizes")
+    for r in rows:
+        for i, k in enumerate(r["kernels"]):
+            head = (f"{r['name']:<22}{r['suite']:<10}{r['resembles'][:29]:<30}" if i == 0
+                    else " " * 62)
+            regs = r["registers"].get(k, "")
+            tpb = r["threads_per_block"].get(k, "")
+            sizes = ",".join(r["sizes"]) if i == 0 else ""
+            print(f"{head}{k[:33]:<34}{regs!s:>5}{tpb!s:>6}  {sizes}")
+    return 0
+
+
+def _cmd_bench_run(args: argparse.Namespace) -> int:
+    from warpsim.bench import run_benchmark
+
+    result = run_benchmark(args.name, size=args.size)
+    record = {
+        "benchmark": result.name, "size": result.size, "verified": result.verified,
+        "launches": result.n_launches, "wall_s": round(result.total_seconds, 4),
+        "compile_s": round(result.compile_seconds, 4), "mismatches": list(result.mismatches),
+    }
+    if args.json:
+        print(json.dumps(record, indent=2))
+    else:
+        status = "verified" if result.verified else "FAILED verification"
+        print(f"{result.name} ({result.size}): {status}, {result.n_launches} launches, "
+              f"{result.total_seconds:.2f} s")
+        for line in result.mismatches:
+            print(f"  {line}")
+    return 0 if result.verified else 1
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from warpsim.toolchain import toolchain_info
 
@@ -123,6 +163,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON record")
     p.add_argument("--repeat", type=int, default=3, help="runs per benchmark (median)")
     p.set_defaults(func=_cmd_perf)
+
+    p = sub.add_parser("bench", help="the project's benchmark suite")
+    bsub = p.add_subparsers(dest="bench_command", required=True)
+    q = bsub.add_parser("list", help="benchmarks, kernels, registers per thread, block shapes")
+    q.add_argument("--json", action="store_true")
+    q.add_argument("--no-registers", action="store_true", help="skip ptxas (faster)")
+    q.set_defaults(func=_cmd_bench_list)
+    q = bsub.add_parser("run", help="run one benchmark and verify it against numpy")
+    q.add_argument("name")
+    q.add_argument("--size", default="small", help="tiny, small or paper (default small)")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=_cmd_bench_run)
 
     p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
     p.set_defaults(func=_cmd_doctor)
