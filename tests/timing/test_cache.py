@@ -1,0 +1,160 @@
+"""The generic cache: LRU/FIFO eviction order, MSHR merging and exhaustion, write policies,
+set-index functions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim.timing.cache import (
+    R_HIT,
+    R_HIT_RESERVED,
+    R_MISS,
+    R_RESERVATION_FAIL,
+    cache_fill,
+    cache_read,
+    cache_set,
+    cache_write,
+    mq_free,
+    mshr_find,
+    mshr_free,
+)
+from warpsim.timing.memconsts import (
+    AP_ON_FILL,
+    AP_ON_MISS,
+    REPL_FIFO,
+    REPL_LRU,
+    SI_FERMI_HASH,
+    SI_LINEAR,
+    SI_XOR,
+    WA_NO_WRITE_ALLOCATE,
+    WA_WRITE_ALLOCATE,
+    WP_WRITE_BACK,
+    WP_WRITE_EVICT,
+    WP_WRITE_THROUGH,
+)
+from warpsim.timing.memstate import make_cache_arrays
+
+
+def _cache(n_sets=1, ways=4, repl=REPL_LRU, alloc=AP_ON_MISS, mshr=8, merge=4, mq=8,
+           set_fn=SI_LINEAR, write_alloc=WA_NO_WRITE_ALLOCATE):
+    return make_cache_arrays([{
+        "n_sets": n_sets, "ways": ways, "line_shift": 7, "set_fn": set_fn, "repl": repl,
+        "write_policy": WP_WRITE_BACK, "alloc_policy": alloc, "write_alloc": write_alloc,
+        "mshr_entries": mshr, "mshr_max_merge": merge, "mq_entries": mq, "hit_latency": 1}])
+
+
+def _load_and_fill(ca, line):
+    status, _ = cache_read(ca, 0, line, 0)
+    assert status == R_MISS
+    cache_fill(ca, 0, line, False)
+    mshr_free(ca, 0, mshr_find(ca, 0, line))
+
+
+def _resident(ca):
+    return sorted(int(t) for t, s in zip(ca.tag[0, 0], ca.tag_state[0, 0], strict=True) if s)
+
+
+def test_lru_evicts_the_least_recently_used_line():
+    ca = _cache()
+    for line in (1, 2, 3, 4):
+        _load_and_fill(ca, line)
+    assert cache_read(ca, 0, 1, 0)[0] == R_HIT          # 1 becomes most recent
+    assert cache_read(ca, 0, 3, 0)[0] == R_HIT
+    _load_and_fill(ca, 5)                               # evicts 2
+    assert _resident(ca) == [1, 3, 4, 5]
+    _load_and_fill(ca, 6)                               # evicts 4
+    assert _resident(ca) == [1, 3, 5, 6]
+
+
+def test_fifo_ignores_hits():
+    ca = _cache(repl=REPL_FIFO)
+    for line in (1, 2, 3, 4):
+        _load_and_fill(ca, line)
+    assert cache_read(ca, 0, 1, 0)[0] == R_HIT
+    _load_and_fill(ca, 5)                               # evicts 1, the first installed
+    assert _resident(ca) == [2, 3, 4, 5]
+
+
+def test_mshr_merges_up_to_the_limit():
+    ca = _cache(merge=3)
+    assert cache_read(ca, 0, 9, 10)[0] == R_MISS
+    assert cache_read(ca, 0, 9, 11)[0] == R_HIT_RESERVED
+    assert cache_read(ca, 0, 9, 12)[0] == R_HIT_RESERVED
+    assert cache_read(ca, 0, 9, 13)[0] == R_RESERVATION_FAIL
+    m = mshr_find(ca, 0, 9)
+    assert list(ca.mshr_req[0, m, :3]) == [10, 11, 12]
+
+
+def test_mshr_exhaustion_is_a_reservation_fail():
+    ca = _cache(n_sets=4, mshr=2)
+    assert cache_read(ca, 0, 1, 0)[0] == R_MISS
+    assert cache_read(ca, 0, 2, 0)[0] == R_MISS
+    assert cache_read(ca, 0, 3, 0)[0] == R_RESERVATION_FAIL
+
+
+def test_all_ways_reserved_is_a_reservation_fail():
+    ca = _cache(ways=2)
+    assert cache_read(ca, 0, 1, 0)[0] == R_MISS
+    assert cache_read(ca, 0, 2, 0)[0] == R_MISS
+    assert cache_read(ca, 0, 3, 0)[0] == R_RESERVATION_FAIL
+
+
+def test_allocate_on_fill_keeps_tags_until_the_data_arrives():
+    ca = _cache(alloc=AP_ON_FILL)
+    assert cache_read(ca, 0, 1, 0)[0] == R_MISS
+    assert _resident(ca) == []
+    assert cache_read(ca, 0, 1, 1)[0] == R_HIT_RESERVED
+    cache_fill(ca, 0, 1, False)
+    assert _resident(ca) == [1]
+
+
+def test_write_policies_on_a_hit():
+    for policy, forward, state in ((WP_WRITE_BACK, 0, 3), (WP_WRITE_THROUGH, 1, 1),
+                                   (WP_WRITE_EVICT, 1, 0)):
+        ca = _cache()
+        _load_and_fill(ca, 1)
+        hit, fwd, victim = cache_write(ca, 0, 1, policy, -2)
+        assert (hit, fwd, victim) == (1, forward, -1)
+        assert ca.tag_state[0, 0, 0] == state
+
+
+def test_write_miss_without_allocation_is_forwarded():
+    ca = _cache()
+    assert cache_write(ca, 0, 7, WP_WRITE_BACK, -2) == (0, 1, -1)
+    assert _resident(ca) == []
+
+
+def test_write_allocate_and_dirty_eviction():
+    ca = _cache(ways=2, write_alloc=WA_WRITE_ALLOCATE)
+    assert cache_write(ca, 0, 1, WP_WRITE_BACK, -2) == (0, 0, -1)
+    assert cache_write(ca, 0, 2, WP_WRITE_BACK, -2) == (0, 0, -1)
+    status, victim = cache_read(ca, 0, 3, 0)            # evicts dirty line 1
+    assert status == R_MISS and victim == 1
+    assert mq_free(ca, 0) == 8                          # the caller pushes both packets
+
+
+def test_set_index_functions_stay_in_range_and_spread():
+    for fn, n_sets in ((SI_LINEAR, 32), (SI_FERMI_HASH, 32), (SI_FERMI_HASH, 64), (SI_XOR, 16),
+                       (SI_LINEAR, 96), (SI_XOR, 96)):
+        ca = _cache(n_sets=n_sets, set_fn=fn)
+        sets = [cache_set(ca, 0, line) for line in range(4096)]
+        assert min(sets) >= 0 and max(sets) < n_sets
+        assert len(set(sets)) == n_sets
+    ca = _cache(n_sets=32, set_fn=SI_FERMI_HASH)
+    # lines 32 sets apart collide linearly but not under the Fermi hash
+    assert len({cache_set(ca, 0, line) for line in range(0, 32 * 64, 32)}) > 1
+
+
+def test_jit_and_py_func_agree_on_random_reads():
+    rng = np.random.default_rng(0)
+    cas = [_cache(n_sets=4, ways=2), _cache(n_sets=4, ways=2)]
+    for line in rng.integers(0, 40, 300):
+        a = cache_read(cas[0], 0, int(line), 1)
+        b = getattr(cache_read, "py_func", cache_read)(cas[1], 0, int(line), 1)
+        assert a == b
+        if a[0] == R_MISS:
+            for ca in cas:
+                cache_fill(ca, 0, int(line), False)
+                mshr_free(ca, 0, mshr_find(ca, 0, int(line)))
+    for x, y in zip(cas[0], cas[1], strict=True):
+        assert np.array_equal(x, y)

@@ -1,0 +1,150 @@
+"""DRAM channel timing: row hit / closed bank / row conflict, bus bandwidth, FR-FCFS vs FIFO."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from warpsim.arch import GTX480, apply_overrides
+from warpsim.stats import export, make_counts
+from warpsim.timing.cache import mq_push
+from warpsim.timing.dram import dram_step, tick_dram
+from warpsim.timing.memconsts import (
+    A_L2_MQ,
+    H_RET_COUNT,
+    H_RET_HEAD,
+    P_L2_BASE,
+    PK_READ,
+    PK_WRITE,
+    Q_ADDR,
+    Q_READY,
+    SRC_NONE,
+)
+from warpsim.timing.memstate import pack_info
+from warpsim.timing.memsys import make_mem_state
+
+CFG = apply_overrides(GTX480, {
+    "sm.n_sms": 1, "dram.n_channels": 1, "l2.n_slices_per_channel": 1,
+    "clocks.dram_mhz": 700.0, "dram.latency_cycles": 0,
+})
+"""One channel, DRAM clock = core clock, no fixed DRAM latency: return time = last burst end."""
+D = CFG.dram
+BURST = D.n_burst_beats // D.n_transfers_per_clock                      # 2 ticks
+STEP = max(BURST, D.t_ccdl_cycles)                                      # 3 ticks
+LINE_DATA = D.t_cl_cycles + STEP + BURST                                # 2 bursts of 64 B
+ROW_SPAN = D.row_bytes * D.n_banks                                      # next row, same bank
+
+
+def _new():
+    return make_mem_state(CFG), make_counts(1)
+
+
+def _enqueue(ms, addr: int, write: bool = False, nbytes: int = 128) -> None:
+    info = pack_info(0, PK_WRITE if write else PK_READ, SRC_NONE, nbytes, 0)
+    mq_push(ms.caches, ms.p[P_L2_BASE], addr, info, 0)
+    ms.act[A_L2_MQ] += 1
+
+
+def _tick(ms, cnt, k: int) -> None:
+    tick_dram(ms.p, ms.clk, ms.caches, ms.dq, ms.bank, ms.ch_s, ms.ret, ms.act, cnt, k, k)
+
+
+def _returns(ms) -> list[tuple[int, int]]:
+    """(address, ready) of the return queue, oldest first."""
+    cap = ms.ret.shape[1]
+    h, n = ms.ch_s[0, H_RET_HEAD], ms.ch_s[0, H_RET_COUNT]
+    return [(int(ms.ret[0, (h + i) % cap, Q_ADDR]), int(ms.ret[0, (h + i) % cap, Q_READY]))
+            for i in range(n)]
+
+
+def _run(ms, cnt, start: int, stop: int) -> None:
+    for k in range(start, stop):
+        _tick(ms, cnt, k)
+
+
+def test_step_is_the_bank_group_column_delay():
+    ms, _ = _new()
+    assert dram_step(ms.p) == 3
+
+
+def test_closed_bank_read_takes_rcd_plus_cl_plus_bursts():
+    ms, cnt = _new()
+    _enqueue(ms, 0)
+    _run(ms, cnt, 0, 1)
+    assert _returns(ms) == [(0, D.t_rcd_cycles + LINE_DATA)]            # 29 DRAM ticks
+    flat = export(cnt)
+    assert flat["dram_activates"] == 1 and flat["dram_precharges"] == 0
+    assert flat["dram_reads"] == 2 and flat["dram_row_hits"] == 1
+    assert flat["dram_busy_cycles"] == 2 * BURST
+
+
+def test_row_hit_is_faster_than_a_closed_bank_by_trcd():
+    ms, cnt = _new()
+    _enqueue(ms, 0)
+    _run(ms, cnt, 0, 100)
+    _enqueue(ms, 128)                                                  # same row, next column
+    _run(ms, cnt, 100, 101)
+    (_, first), (_, second) = _returns(ms)
+    assert first == D.t_rcd_cycles + LINE_DATA
+    assert second - 100 == LINE_DATA                                   # 17
+    assert (first - 0) - (second - 100) == D.t_rcd_cycles
+    assert export(cnt)["dram_row_hits"] == 1 + 2
+
+
+def test_row_conflict_adds_precharge_and_activate():
+    ms, cnt = _new()
+    _enqueue(ms, 0)
+    _run(ms, cnt, 0, 100)
+    _enqueue(ms, ROW_SPAN)                                             # bank 0, row 1
+    _run(ms, cnt, 100, 101)
+    _, second = _returns(ms)[1]
+    assert second - 100 == D.t_rp_cycles + D.t_rcd_cycles + LINE_DATA  # 41
+    flat = export(cnt)
+    assert flat["dram_precharges"] == 1 and flat["dram_activates"] == 2
+
+
+def test_back_to_back_misses_are_bus_bound():
+    ms, cnt = _new()
+    n = 12
+    for i in range(n):
+        _enqueue(ms, i * D.row_bytes)                                  # distinct banks
+    _run(ms, cnt, 0, 400)
+    ready = [r for _, r in _returns(ms)]
+    assert len(ready) == n and ready == sorted(ready)
+    # each 128 B line needs 2 bursts of BURST ticks on the one data bus
+    assert ready[-1] - ready[0] >= (n - 1) * 2 * BURST
+    assert all(b - a >= 2 * BURST for a, b in pairwise(ready))
+    assert export(cnt)["dram_busy_cycles"] == n * 2 * BURST
+
+
+def _scheduler_order(sched: str) -> list[int]:
+    cfg = apply_overrides(CFG, {"dram.scheduler": sched})
+    ms, cnt = make_mem_state(cfg), make_counts(1)
+    _enqueue(ms, 0)                       # opens bank 0 row 0 and keeps the bank busy
+    _enqueue(ms, ROW_SPAN)                # older: bank 0 row 1 (conflict)
+    _enqueue(ms, 256)                     # younger: bank 0 row 0 (hit)
+    _run(ms, cnt, 0, 300)
+    return [a for a, _ in _returns(ms)]
+
+
+def test_frfcfs_serves_the_row_hit_first_and_fifo_does_not():
+    assert _scheduler_order("frfcfs") == [0, 256, ROW_SPAN]
+    assert _scheduler_order("fifo") == [0, ROW_SPAN, 256]
+
+
+def test_writes_use_the_bus_and_return_nothing():
+    ms, cnt = _new()
+    _enqueue(ms, 0, write=True, nbytes=64)
+    _run(ms, cnt, 0, 50)
+    assert _returns(ms) == []
+    flat = export(cnt)
+    assert flat["dram_writes"] == 1 and flat["dram_write_bytes"] == 64
+    assert flat["dram_reads"] == 0
+
+
+def test_return_time_converts_dram_ticks_to_core_cycles():
+    cfg = apply_overrides(CFG, {"clocks.dram_mhz": 1400.0, "dram.latency_cycles": 100})
+    ms, cnt = make_mem_state(cfg), make_counts(1)
+    _enqueue(ms, 0)
+    _tick(ms, cnt, 0)
+    # 29 DRAM ticks at twice the core clock end in core cycle 14; + 100 core cycles
+    assert _returns(ms) == [(0, (D.t_rcd_cycles + LINE_DATA) // 2 + 100)]

@@ -1,0 +1,301 @@
+"""DRAM channels: scheduler queue, banks with open rows, GDDR timing, data bus, return queue.
+
+All times here are DRAM command-clock ticks (``clocks.dram_mhz``). Per tick each channel first
+takes at most one request from each of its L2 slices' miss queues into its scheduler queue
+(``dram.sched_queue_entries``), then schedules at most one request:
+
+- eligible: its bank has no column command scheduled after this tick, the data bus is free by
+  ``now + CAS`` (tCL for reads, tWL for writes), and for a read the return queue has room;
+- ``frfcfs``: the oldest eligible request to an open row, else the oldest eligible request;
+  ``fifo``: only the oldest request.
+
+A scheduled request issues its whole command sequence at once: PRECHARGE (row conflict; not
+before tRAS after the ACTIVATE, tRTPL after a read, tWR after write data), ACTIVATE (tRP after
+the precharge, tRC after the bank's previous ACTIVATE, tRRD after the channel's), then
+``ceil(bytes / atom)`` column commands tRCD after the ACTIVATE, ``step = max(burst ticks,
+tCCDL)`` apart (tCCD/tCCDL after the channel's previous column command, tCDLR after write data
+for a read). An atom is ``n_chips_per_channel x bus_width_bytes x n_burst_beats`` bytes (GTX480:
+64 B), a burst occupies the bus ``n_burst_beats / n_transfers_per_clock`` ticks (GTX480: 2).
+Unloaded read of one 128 B line: row hit ``tCL + step + burst`` (17), closed bank ``tRCD + tCL
++ step + burst`` (29), row conflict ``tRP + tRCD + tCL + step + burst`` (41) ticks. Read data
+reaches the L2 ``dram.latency_cycles`` core cycles after its last burst.
+
+Counters (row of the requesting SM): ``dram_reads``/``dram_writes`` count bursts (column
+commands, as GPGPU-Sim's n_rd/n_wr), ``dram_row_hits`` the bursts that found their row open,
+``dram_busy_cycles`` the DRAM ticks the bus transferred data.
+
+Follows: GPGPU-Sim 3.x ``dram.cc`` / ``dram_sched.cc`` (FR-FCFS per channel, bank state,
+timing parameters of ``-gpgpu_dram_timing_opt``), reference/gpu-simulators.md §2.
+Assumptions: [A] bank group = bank % n_bank_groups; [A] the scheduler plans a request's
+commands when it picks it (no command-level interleaving between requests).
+Deviations: no refresh, no read-to-write bus turnaround, no power-down.
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit
+from warpsim.stats import (
+    C_DRAM_ACTIVATES,
+    C_DRAM_BUSY_CYCLES,
+    C_DRAM_PRECHARGES,
+    C_DRAM_READ_BYTES,
+    C_DRAM_READS,
+    C_DRAM_ROW_HITS,
+    C_DRAM_WRITE_BYTES,
+    C_DRAM_WRITES,
+)
+from warpsim.timing.cache import mq_pop
+from warpsim.timing.l2 import addr_bank, addr_row
+from warpsim.timing.memconsts import (
+    A_DRAM_Q,
+    A_DRAM_RET,
+    A_L2_MQ,
+    B_ACT_OK,
+    B_BUSY,
+    B_COL_OK,
+    B_PRE_OK,
+    B_ROW,
+    DOM_DRAM,
+    DS_FIFO,
+    H_BUS_FREE,
+    H_DQ_COUNT,
+    H_DQ_NEXT_SEQ,
+    H_LAST_ACT,
+    H_LAST_COL,
+    H_LAST_COL_BG,
+    H_RET_COUNT,
+    H_RET_HEAD,
+    H_WR_END,
+    INT64_MAX,
+    K_MQ_COUNT,
+    K_MQ_HEAD,
+    P_ATOM_BYTES,
+    P_BURST_TICKS,
+    P_DRAM_LATENCY,
+    P_DRAM_SCHED,
+    P_L2_BASE,
+    P_N_BANK_GROUPS,
+    P_N_CHANNELS,
+    P_SLICES_PER_CHANNEL,
+    P_T_CCD,
+    P_T_CCDL,
+    P_T_CDLR,
+    P_T_CL,
+    P_T_RAS,
+    P_T_RC,
+    P_T_RCD,
+    P_T_RP,
+    P_T_RRD,
+    P_T_RTPL,
+    P_T_WL,
+    P_T_WR,
+    PK_WRITE,
+    Q_ADDR,
+    Q_INFO,
+    Q_READY,
+)
+from warpsim.timing.memstate import core_of_tick, first_tick, info_bytes, info_ptype, info_sm
+
+__all__ = ["dram_next_event", "dram_step", "tick_dram"]
+
+
+@jit
+def dram_step(p) -> int:
+    """DRAM ticks between consecutive column commands of one request (same bank)."""
+    ccd = p[P_T_CCDL] if p[P_N_BANK_GROUPS] > 1 else p[P_T_CCD]
+    return max(p[P_BURST_TICKS], ccd)
+
+
+@jit
+def _cas(p, info: int) -> int:
+    return p[P_T_WL] if info_ptype(info) == PK_WRITE else p[P_T_CL]
+
+
+@jit
+def _eligible(p, dq, bank, ch_s, ret_cap: int, ch: int, e: int, k: int) -> bool:
+    info = dq[ch, e, Q_INFO]
+    b = addr_bank(p, dq[ch, e, Q_ADDR])
+    if bank[ch, b, B_BUSY] > k or ch_s[ch, H_BUS_FREE] > k + _cas(p, info):
+        return False
+    if info_ptype(info) != PK_WRITE and ch_s[ch, H_RET_COUNT] >= ret_cap:
+        return False
+    return True
+
+
+@jit
+def _pick(p, dq, bank, ch_s, ret_cap: int, ch: int, k: int) -> int:
+    """Scheduler queue entry to issue at tick ``k``, or -1."""
+    fifo = p[P_DRAM_SCHED] == DS_FIFO
+    if ch_s[ch, H_BUS_FREE] > k + max(p[P_T_CL], p[P_T_WL]):
+        return -1                                   # no request can use the bus yet
+    oldest = -1
+    best_hit = -1
+    for e in range(dq.shape[1]):
+        seq = dq[ch, e, Q_READY]
+        if seq < 0:
+            continue
+        if fifo:
+            if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
+                oldest = e
+            continue
+        if not _eligible(p, dq, bank, ch_s, ret_cap, ch, e, k):
+            continue
+        if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
+            oldest = e
+        addr = dq[ch, e, Q_ADDR]
+        if bank[ch, addr_bank(p, addr), B_ROW] == addr_row(p, addr):
+            if best_hit < 0 or seq < dq[ch, best_hit, Q_READY]:
+                best_hit = e
+    if fifo:
+        if oldest >= 0 and not _eligible(p, dq, bank, ch_s, ret_cap, ch, oldest, k):
+            return -1
+        return oldest
+    return best_hit if best_hit >= 0 else oldest
+
+
+@jit
+def _issue(p, clk, dq, bank, ch_s, ret, act, counters, ch: int, e: int,
+           k: int) -> None:
+    """Plan the commands of scheduler entry ``e`` from tick ``k`` and retire it."""
+    addr = dq[ch, e, Q_ADDR]
+    info = dq[ch, e, Q_INFO]
+    sm = info_sm(info)
+    is_write = info_ptype(info) == PK_WRITE
+    b = addr_bank(p, addr)
+    row = addr_row(p, addr)
+    bg = b % p[P_N_BANK_GROUPS]
+    n_bursts = max(1, (info_bytes(info) + p[P_ATOM_BYTES] - 1) // p[P_ATOM_BYTES])
+    open_row = bank[ch, b, B_ROW]
+    hit = open_row == row
+    if hit:
+        col = max(k, bank[ch, b, B_COL_OK])
+    else:
+        t_act = k
+        if open_row >= 0:
+            pre = max(k, bank[ch, b, B_PRE_OK])
+            t_act = pre + p[P_T_RP]
+            counters[sm, C_DRAM_PRECHARGES] += 1
+        t_act = max(t_act, bank[ch, b, B_ACT_OK], ch_s[ch, H_LAST_ACT] + p[P_T_RRD])
+        counters[sm, C_DRAM_ACTIVATES] += 1
+        ch_s[ch, H_LAST_ACT] = t_act
+        bank[ch, b, B_ACT_OK] = t_act + p[P_T_RC]
+        bank[ch, b, B_PRE_OK] = t_act + p[P_T_RAS]
+        bank[ch, b, B_COL_OK] = t_act + p[P_T_RCD]
+        bank[ch, b, B_ROW] = row
+        col = t_act + p[P_T_RCD]
+    ccd = p[P_T_CCDL] if bg == ch_s[ch, H_LAST_COL_BG] else p[P_T_CCD]
+    col = max(col, ch_s[ch, H_LAST_COL] + ccd)
+    if not is_write:
+        col = max(col, ch_s[ch, H_WR_END] + p[P_T_CDLR])
+    cas = _cas(p, info)
+    data_start = max(col + cas, ch_s[ch, H_BUS_FREE])
+    col = data_start - cas
+    step = dram_step(p)
+    last_col = col + (n_bursts - 1) * step
+    data_end = data_start + (n_bursts - 1) * step + p[P_BURST_TICKS]
+    bank[ch, b, B_BUSY] = last_col
+    ch_s[ch, H_LAST_COL] = last_col
+    ch_s[ch, H_LAST_COL_BG] = bg
+    ch_s[ch, H_BUS_FREE] = data_end
+    nbytes = n_bursts * p[P_ATOM_BYTES]
+    counters[sm, C_DRAM_ROW_HITS] += n_bursts if hit else n_bursts - 1
+    counters[sm, C_DRAM_BUSY_CYCLES] += n_bursts * p[P_BURST_TICKS]
+    if is_write:
+        bank[ch, b, B_PRE_OK] = max(bank[ch, b, B_PRE_OK], data_end + p[P_T_WR])
+        ch_s[ch, H_WR_END] = data_end
+        counters[sm, C_DRAM_WRITES] += n_bursts
+        counters[sm, C_DRAM_WRITE_BYTES] += nbytes
+    else:
+        bank[ch, b, B_PRE_OK] = max(bank[ch, b, B_PRE_OK], last_col + p[P_T_RTPL])
+        counters[sm, C_DRAM_READS] += n_bursts
+        counters[sm, C_DRAM_READ_BYTES] += nbytes
+        cap = ret.shape[1]
+        i = (ch_s[ch, H_RET_HEAD] + ch_s[ch, H_RET_COUNT]) % cap
+        num = clk[0, DOM_DRAM]
+        den = clk[1, DOM_DRAM]
+        ret[ch, i, Q_ADDR] = addr
+        ret[ch, i, Q_INFO] = info
+        ret[ch, i, Q_READY] = core_of_tick(data_end, num, den) + p[P_DRAM_LATENCY]
+        ch_s[ch, H_RET_COUNT] += 1
+        act[A_DRAM_RET] += 1
+    dq[ch, e, Q_READY] = -1
+    ch_s[ch, H_DQ_COUNT] -= 1
+    act[A_DRAM_Q] -= 1
+
+
+@jit
+def _admit(p, ca, dq, ch_s, act, ch: int, k: int, cycle: int) -> bool:
+    """Move at most one request per slice of channel ``ch`` into its scheduler queue."""
+    moved = False
+    spc = p[P_SLICES_PER_CHANNEL]
+    cap = dq.shape[1]
+    for j in range(spc):
+        s = ch * spc + (k + j) % spc
+        c = s + p[P_L2_BASE]
+        if ca.cnt[c, K_MQ_COUNT] == 0 or ch_s[ch, H_DQ_COUNT] >= cap:
+            continue
+        i = ca.cnt[c, K_MQ_HEAD]
+        if ca.mq[c, i, Q_READY] > cycle:
+            continue
+        for e in range(cap):
+            if dq[ch, e, Q_READY] < 0:
+                dq[ch, e, Q_ADDR] = ca.mq[c, i, Q_ADDR]
+                dq[ch, e, Q_INFO] = ca.mq[c, i, Q_INFO]
+                dq[ch, e, Q_READY] = ch_s[ch, H_DQ_NEXT_SEQ]
+                ch_s[ch, H_DQ_NEXT_SEQ] += 1
+                break
+        ch_s[ch, H_DQ_COUNT] += 1
+        mq_pop(ca, c)
+        act[A_L2_MQ] -= 1
+        act[A_DRAM_Q] += 1
+        moved = True
+    return moved
+
+
+@jit
+def tick_dram(p, clk, ca, dq, bank, ch_s, ret, act, counters, k: int, cycle: int) -> bool:
+    """DRAM tick ``k`` (inside core cycle ``cycle``) of every channel; True when anything moved."""
+    progress = False
+    spc = p[P_SLICES_PER_CHANNEL]
+    for ch in range(p[P_N_CHANNELS]):
+        waiting = 0
+        for s in range(ch * spc, (ch + 1) * spc):
+            waiting += ca.cnt[s + p[P_L2_BASE], K_MQ_COUNT]
+        if waiting > 0 and _admit(p, ca, dq, ch_s, act, ch, k, cycle):
+            progress = True
+        if ch_s[ch, H_DQ_COUNT] > 0:
+            e = _pick(p, dq, bank, ch_s, ret.shape[1], ch, k)
+            if e >= 0:
+                _issue(p, clk, dq, bank, ch_s, ret, act, counters, ch, e, k)
+                progress = True
+    return progress
+
+
+@jit
+def dram_next_event(p, clk, ca, dq, bank, ch_s, act, cycle: int) -> int:
+    """Earliest core cycle >= ``cycle`` at which a DRAM tick could do something (a lower bound:
+    the ticks before it change nothing)."""
+    ev = INT64_MAX
+    if act[A_L2_MQ] + act[A_DRAM_Q] == 0:
+        return ev
+    num = clk[0, DOM_DRAM]
+    den = clk[1, DOM_DRAM]
+    k0 = first_tick(cycle, num, den)
+    spc = p[P_SLICES_PER_CHANNEL]
+    for ch in range(p[P_N_CHANNELS]):
+        if ch_s[ch, H_DQ_COUNT] < dq.shape[1]:
+            for s in range(ch * spc, (ch + 1) * spc):
+                c = s + p[P_L2_BASE]
+                if ca.cnt[c, K_MQ_COUNT] > 0:
+                    r = max(ca.mq[c, ca.cnt[c, K_MQ_HEAD], Q_READY], cycle)
+                    ev = min(ev, core_of_tick(first_tick(r, num, den), num, den))
+        if ch_s[ch, H_DQ_COUNT] == 0:
+            continue
+        for e in range(dq.shape[1]):
+            if dq[ch, e, Q_READY] < 0:
+                continue
+            b = addr_bank(p, dq[ch, e, Q_ADDR])
+            bus = ch_s[ch, H_BUS_FREE] - _cas(p, dq[ch, e, Q_INFO])
+            t = max(k0, bank[ch, b, B_BUSY], bus)
+            ev = min(ev, core_of_tick(t, num, den))
+    return ev

@@ -1,0 +1,214 @@
+"""Interconnect: a request crossbar (SMs -> L2 slices) and a reply crossbar (slices -> SMs).
+
+Times are interconnect-clock ticks (``clocks.icnt_mhz``). A packet of ``b`` bytes is
+``flits = ceil((MEM_CTRL_BYTES + data bytes) / icnt.flit_bytes)`` flits (a read request carries
+no data: 1 flit; a 128 B reply with 32 B flits: 5). Every input and every output port moves one
+flit per tick, so a packet holds its input and its output port for ``flits`` ticks. A packet
+granted at tick ``t`` arrives at tick ``t + icnt.latency_cycles + flits - 1`` and is pushed into
+the destination queue at grant time (the grant reserves the slot: ROP queue of the slice,
+ejection buffer of the SM), so a full destination back-pressures the source.
+
+Arbitration per tick: inputs are visited in round-robin order starting at ``tick % n_inputs``
+(``ICNT_ARBITRATION = ARB_ROUND_ROBIN``; ``ARB_FIXED`` starts at input 0); an input whose port is
+free sends the first ready head packet (an SM chooses among its L1D, L1C and L1T miss queues,
+again round robin from ``tick % 3``) whose output port is free and whose destination has room.
+The pointer comes from the clock, not from a state variable, so idle skipping cannot change it.
+``icnt_stall_cycles`` adds, per request packet, the core cycles between the moment its head was
+ready and its grant.
+
+Follows: GPGPU-Sim 3.x ``icnt_wrapper`` with the GTX480 one-stage crossbar (``fly``, k = 27,
+request and reply subnets), reference/gpu-simulators.md §2.
+Assumptions: [A] one flit per port per tick, no virtual channels or input speedup
+(``icnt.n_vcs``, ``vc_buffer_entries``, ``n_input_speedup`` are not used); [A] an SM with
+several SMs per cluster still has its own port.
+Deviations: the input selects one packet per tick instead of an iSLIP request/grant/accept
+exchange.
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit
+from warpsim.stats import C_ICNT_FLITS_TO_MEM, C_ICNT_FLITS_TO_SM, C_ICNT_STALL_CYCLES
+from warpsim.timing.cache import mq_pop
+from warpsim.timing.l2 import addr_slice
+from warpsim.timing.memconsts import (
+    A_EJECT,
+    A_L1_MQ,
+    A_L2_RQ,
+    A_ROP,
+    ARB_ROUND_ROBIN,
+    DOM_ICNT,
+    ICNT_EJECT_ENTRIES,
+    INT64_MAX,
+    K_MQ_COUNT,
+    K_MQ_HEAD,
+    L2_REPLY_QUEUE_ENTRIES,
+    L2_ROP_QUEUE_ENTRIES,
+    MEM_CTRL_BYTES,
+    N_L1_KINDS,
+    P_FLIT_BYTES,
+    P_ICNT_ARB,
+    P_ICNT_LATENCY,
+    P_N_SLICES,
+    P_N_SMS,
+    P_ROP_LATENCY,
+    PK_READ,
+    Q_ADDR,
+    Q_INFO,
+    Q_READY,
+    S_EJ_COUNT,
+    S_EJ_HEAD,
+    S_REP_OUT_BUSY,
+    S_REQ_IN_BUSY,
+    X_REP_IN_BUSY,
+    X_REQ_OUT_BUSY,
+    X_ROP_COUNT,
+    X_ROP_HEAD,
+    X_RQ_COUNT,
+    X_RQ_HEAD,
+)
+from warpsim.timing.memstate import core_of_tick, first_tick, info_bytes, info_ptype, info_sm
+
+__all__ = ["icnt_next_event", "request_flits", "reply_flits", "tick_icnt"]
+
+
+@jit
+def request_flits(p, info: int) -> int:
+    """Flits of a request packet (reads carry no data)."""
+    nbytes = MEM_CTRL_BYTES if info_ptype(info) == PK_READ else MEM_CTRL_BYTES + info_bytes(info)
+    return (nbytes + p[P_FLIT_BYTES] - 1) // p[P_FLIT_BYTES]
+
+
+@jit
+def reply_flits(p, info: int) -> int:
+    """Flits of a reply packet (header plus the data the request asked for)."""
+    return (MEM_CTRL_BYTES + info_bytes(info) + p[P_FLIT_BYTES] - 1) // p[P_FLIT_BYTES]
+
+
+@jit
+def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) -> bool:
+    n = p[P_N_SMS]
+    rr = p[P_ICNT_ARB] == ARB_ROUND_ROBIN
+    start = k % n if rr else 0
+    num = clk[0, DOM_ICNT]
+    den = clk[1, DOM_ICNT]
+    moved = False
+    for j in range(n):
+        sm = (start + j) % n
+        if sm_s[sm, S_REQ_IN_BUSY] > k:
+            continue
+        for q in range(N_L1_KINDS):
+            c = sm * N_L1_KINDS + ((k + q) % N_L1_KINDS if rr else q)
+            if ca.cnt[c, K_MQ_COUNT] == 0:
+                continue
+            i = ca.cnt[c, K_MQ_HEAD]
+            ready = ca.mq[c, i, Q_READY]
+            if ready > cycle:
+                continue
+            addr = ca.mq[c, i, Q_ADDR]
+            dst = addr_slice(p, addr)
+            if sl_s[dst, X_REQ_OUT_BUSY] > k or \
+                    sl_s[dst, X_ROP_COUNT] >= L2_ROP_QUEUE_ENTRIES:
+                continue
+            info = ca.mq[c, i, Q_INFO]
+            flits = request_flits(p, info)
+            arrive = k + p[P_ICNT_LATENCY] + flits - 1
+            slot = (sl_s[dst, X_ROP_HEAD] + sl_s[dst, X_ROP_COUNT]) % L2_ROP_QUEUE_ENTRIES
+            rop[dst, slot, Q_ADDR] = addr
+            rop[dst, slot, Q_INFO] = info
+            rop[dst, slot, Q_READY] = core_of_tick(arrive, num, den) + p[P_ROP_LATENCY]
+            sl_s[dst, X_ROP_COUNT] += 1
+            sm_s[sm, S_REQ_IN_BUSY] = k + flits
+            sl_s[dst, X_REQ_OUT_BUSY] = k + flits
+            mq_pop(ca, c)
+            act[A_L1_MQ] -= 1
+            act[A_ROP] += 1
+            counters[info_sm(info), C_ICNT_FLITS_TO_MEM] += flits
+            counters[info_sm(info), C_ICNT_STALL_CYCLES] += cycle - ready
+            moved = True
+            break
+    return moved
+
+
+@jit
+def _replies(p, clk, sm_s, sl_s, rq, ej, act, counters, k: int, cycle: int) -> bool:
+    n = p[P_N_SLICES]
+    start = k % n if p[P_ICNT_ARB] == ARB_ROUND_ROBIN else 0
+    num = clk[0, DOM_ICNT]
+    den = clk[1, DOM_ICNT]
+    moved = False
+    for j in range(n):
+        s = (start + j) % n
+        if sl_s[s, X_RQ_COUNT] == 0 or sl_s[s, X_REP_IN_BUSY] > k:
+            continue
+        i = sl_s[s, X_RQ_HEAD]
+        if rq[s, i, Q_READY] > cycle:
+            continue
+        info = rq[s, i, Q_INFO]
+        sm = info_sm(info)
+        if sm_s[sm, S_REP_OUT_BUSY] > k or sm_s[sm, S_EJ_COUNT] >= ICNT_EJECT_ENTRIES:
+            continue
+        flits = reply_flits(p, info)
+        arrive = k + p[P_ICNT_LATENCY] + flits - 1
+        slot = (sm_s[sm, S_EJ_HEAD] + sm_s[sm, S_EJ_COUNT]) % ICNT_EJECT_ENTRIES
+        ej[sm, slot, Q_ADDR] = rq[s, i, Q_ADDR]
+        ej[sm, slot, Q_INFO] = info
+        ej[sm, slot, Q_READY] = core_of_tick(arrive, num, den)
+        sm_s[sm, S_EJ_COUNT] += 1
+        sl_s[s, X_REP_IN_BUSY] = k + flits
+        sm_s[sm, S_REP_OUT_BUSY] = k + flits
+        sl_s[s, X_RQ_HEAD] = (i + 1) % L2_REPLY_QUEUE_ENTRIES
+        sl_s[s, X_RQ_COUNT] -= 1
+        act[A_L2_RQ] -= 1
+        act[A_EJECT] += 1
+        counters[sm, C_ICNT_FLITS_TO_SM] += flits
+        moved = True
+    return moved
+
+
+@jit
+def tick_icnt(p, clk, ca, sm_s, sl_s, rop, rq, ej, act, counters, k: int,
+              cycle: int) -> bool:
+    """Interconnect tick ``k`` (inside core cycle ``cycle``): both networks."""
+    progress = False
+    if act[A_L2_RQ] > 0 and _replies(p, clk, sm_s, sl_s, rq, ej,
+                                             act, counters, k, cycle):
+        progress = True
+    if act[A_L1_MQ] > 0 and _requests(p, clk, ca, sm_s, sl_s,
+                                              rop, act, counters, k, cycle):
+        progress = True
+    return progress
+
+
+@jit
+def _at(clk, ready: int, busy: int, cycle: int) -> int:
+    num = clk[0, DOM_ICNT]
+    den = clk[1, DOM_ICNT]
+    t = max(first_tick(max(ready, cycle), num, den), busy)
+    return core_of_tick(t, num, den)
+
+
+@jit
+def icnt_next_event(p, clk, ca, sm_s, sl_s, rq, act, cycle: int) -> int:
+    """Earliest core cycle >= ``cycle`` at which an interconnect tick could grant a packet (a
+    lower bound from ready times and port occupancy)."""
+    ev = INT64_MAX
+    if act[A_L1_MQ] > 0:
+        for sm in range(p[P_N_SMS]):
+            for q in range(N_L1_KINDS):
+                c = sm * N_L1_KINDS + q
+                if ca.cnt[c, K_MQ_COUNT] == 0:
+                    continue
+                i = ca.cnt[c, K_MQ_HEAD]
+                dst = addr_slice(p, ca.mq[c, i, Q_ADDR])
+                busy = max(sm_s[sm, S_REQ_IN_BUSY], sl_s[dst, X_REQ_OUT_BUSY])
+                ev = min(ev, _at(clk, ca.mq[c, i, Q_READY], busy, cycle))
+    if act[A_L2_RQ] > 0:
+        for s in range(p[P_N_SLICES]):
+            if sl_s[s, X_RQ_COUNT] == 0:
+                continue
+            i = sl_s[s, X_RQ_HEAD]
+            sm = info_sm(rq[s, i, Q_INFO])
+            busy = max(sl_s[s, X_REP_IN_BUSY], sm_s[sm, S_REP_OUT_BUSY])
+            ev = min(ev, _at(clk, rq[s, i, Q_READY], busy, cycle))
+    return ev

@@ -1,0 +1,291 @@
+"""L2 slices (memory sub-partitions): address mapping, ROP delay queue, lookup, fills, replies.
+
+Address mapping (GPGPU-Sim-like linear interleaving): the address space is cut into chunks of
+``MEM_CHANNEL_INTERLEAVE_BYTES`` (256 B) dealt round robin to the ``dram.n_channels`` channels;
+``local = (chunk // n_channels) * 256 + addr % 256`` is the address inside the channel. The slice
+inside the channel is ``(local // l2.line_bytes) % l2.n_slices_per_channel`` (global slice id
+``channel * n_slices_per_channel + that``); the DRAM bank is ``(local // dram.row_bytes) %
+dram.n_banks`` and the row ``local // (dram.row_bytes * dram.n_banks)``.
+
+Per L2 tick each slice handles at most one DRAM fill (the head of its channel's return queue,
+when it is for this slice) and one request from its ROP queue. A request becomes visible
+``l2.hit_latency_cycles`` core cycles after it left the interconnect (GPGPU-Sim's ROP delay,
+``-rop_latency``). Reads that hit reply; reads that miss allocate an MSHR (or merge) and send
+one read for the whole line to DRAM; writes follow ``l2.write_policy`` and
+``l2.write_alloc_policy`` (GTX480: write-back, write-allocate); atomics are reads that leave
+the line dirty. Replies and DRAM requests enter their queues one core cycle after the lookup.
+
+Follows: GPGPU-Sim 3.x ``l2cache.cc`` (``memory_sub_partition::cache_cycle``, ROP queue,
+``dram_L2_queue`` / ``L2_dram_queue``), ``addrdec.cc`` (channel bits at ``dramid@8``).
+Assumptions: [A] interleaving granularity 256 B and slice selection by the line bit(s) after
+it; [A] L2 writes are not acknowledged to the SM (GPGPU-Sim sends write acks).
+Deviations: a trace line of 128 B maps to the one L2 line that holds its first byte when the L2
+line is smaller (gtx285: 64 B).
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit
+from warpsim.stats import (
+    C_L2_TOTAL_CACHE_ACCESSES,
+    C_L2_TOTAL_CACHE_MISSES,
+    C_L2_TOTAL_CACHE_PENDING_HITS,
+    C_L2_TOTAL_CACHE_RESERVATION_FAILS,
+    C_L2_TOTAL_CACHE_WRITES,
+)
+from warpsim.timing.cache import (
+    R_HIT,
+    R_HIT_RESERVED,
+    R_MISS,
+    R_RESERVATION_FAIL,
+    cache_fill,
+    cache_read,
+    cache_write,
+    mq_free,
+    mq_push,
+    mshr_find,
+    mshr_free,
+)
+from warpsim.timing.memconsts import (
+    A_DRAM_RET,
+    A_L2_MQ,
+    A_L2_RQ,
+    A_MSHR,
+    A_ROP,
+    DOM_L2,
+    G_LINE_SHIFT,
+    G_WRITE_POLICY,
+    H_RET_COUNT,
+    H_RET_HEAD,
+    INT64_MAX,
+    L2_REPLY_QUEUE_ENTRIES,
+    MEM_CHANNEL_INTERLEAVE_BYTES,
+    P_L2_BASE,
+    P_L2_LINE_BYTES,
+    P_N_BANKS,
+    P_N_CHANNELS,
+    P_N_SLICES,
+    P_ROW_BYTES,
+    P_SLICES_PER_CHANNEL,
+    PK_ATOMIC,
+    PK_READ,
+    PK_WRITE,
+    Q_ADDR,
+    Q_INFO,
+    Q_READY,
+    SRC_NONE,
+    WP_WRITE_BACK,
+    X_ROP_COUNT,
+    X_ROP_HEAD,
+    X_RQ_COUNT,
+    X_RQ_HEAD,
+)
+from warpsim.timing.memstate import core_of_tick, first_tick, info_ptype, info_sm, pack_info
+
+__all__ = [
+    "addr_bank",
+    "addr_channel",
+    "addr_local",
+    "addr_row",
+    "addr_slice",
+    "l2_next_event",
+    "tick_l2",
+]
+
+
+@jit
+def addr_channel(p, addr: int) -> int:
+    """DRAM channel (memory partition) of byte address ``addr``."""
+    return (addr // MEM_CHANNEL_INTERLEAVE_BYTES) % p[P_N_CHANNELS]
+
+
+@jit
+def addr_local(p, addr: int) -> int:
+    """Address inside its channel (the channel's chunks packed together)."""
+    chunk = addr // MEM_CHANNEL_INTERLEAVE_BYTES
+    return (chunk // p[P_N_CHANNELS]) * MEM_CHANNEL_INTERLEAVE_BYTES + \
+        addr % MEM_CHANNEL_INTERLEAVE_BYTES
+
+
+@jit
+def addr_slice(p, addr: int) -> int:
+    """Global L2 slice id of ``addr``."""
+    spc = p[P_SLICES_PER_CHANNEL]
+    return addr_channel(p, addr) * spc + (addr_local(p, addr) // p[P_L2_LINE_BYTES]) % spc
+
+
+@jit
+def addr_bank(p, addr: int) -> int:
+    """DRAM bank of ``addr`` inside its channel."""
+    return (addr_local(p, addr) // p[P_ROW_BYTES]) % p[P_N_BANKS]
+
+
+@jit
+def addr_row(p, addr: int) -> int:
+    """DRAM row of ``addr`` inside its bank."""
+    return addr_local(p, addr) // (p[P_ROW_BYTES] * p[P_N_BANKS])
+
+
+@jit
+def _rq_free(sl_s, s: int) -> int:
+    return L2_REPLY_QUEUE_ENTRIES - sl_s[s, X_RQ_COUNT]
+
+
+@jit
+def _rq_push(rq, sl_s, act, s: int, addr: int, info: int, ready: int) -> None:
+    i = (sl_s[s, X_RQ_HEAD] + sl_s[s, X_RQ_COUNT]) % L2_REPLY_QUEUE_ENTRIES
+    rq[s, i, Q_ADDR] = addr
+    rq[s, i, Q_INFO] = info
+    rq[s, i, Q_READY] = ready
+    sl_s[s, X_RQ_COUNT] += 1
+    act[A_L2_RQ] += 1
+
+
+@jit
+def _to_dram(ca, act, c: int, addr: int, info: int, ready: int) -> None:
+    mq_push(ca, c, addr, info, ready)
+    act[A_L2_MQ] += 1
+
+
+@jit
+def _writeback(ca, act, c: int, victim_line: int, sm: int, ready: int) -> None:
+    shift = ca.geo[c, G_LINE_SHIFT]
+    nbytes = 1 << shift
+    _to_dram(ca, act, c, victim_line << shift, pack_info(sm, PK_WRITE, SRC_NONE, nbytes, 0),
+             ready)
+
+
+@jit
+def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
+    """Handle the DRAM data at the head of channel ``ch``'s return queue if it is for slice
+    ``s``; False when there is none or it must wait."""
+    cap = ret.shape[1]
+    c = s + p[P_L2_BASE]
+    i = ch_s[ch, H_RET_HEAD]
+    addr = ret[ch, i, Q_ADDR]
+    if ret[ch, i, Q_READY] > cycle or addr_slice(p, addr) != s:
+        return False
+    line = addr >> ca.geo[c, G_LINE_SHIFT]
+    m = mshr_find(ca, c, line)
+    if m >= 0:
+        n = ca.mshr_n_req[c, m]
+        n_replies = 0
+        dirty = False
+        for k in range(n):
+            pt = info_ptype(ca.mshr_req[c, m, k])
+            if pt != PK_WRITE:
+                n_replies += 1
+            if pt != PK_READ:
+                dirty = True
+        if _rq_free(sl_s, s) < n_replies:
+            return False
+        victim = cache_fill(ca, c, line, dirty)
+        if victim == -2:
+            return False
+        first = ca.mshr_req[c, m, 0]
+        if victim >= 0:
+            _writeback(ca, act, c, victim, info_sm(first), cycle + 1)
+        for k in range(n):
+            info = ca.mshr_req[c, m, k]
+            if info_ptype(info) != PK_WRITE:
+                _rq_push(rq, sl_s, act, s, addr, info, cycle + 1)
+        mshr_free(ca, c, m)
+        act[A_MSHR] -= 1
+    ch_s[ch, H_RET_HEAD] = (i + 1) % cap
+    ch_s[ch, H_RET_COUNT] -= 1
+    act[A_DRAM_RET] -= 1
+    return True
+
+
+@jit
+def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
+    """Look up the request at the head of slice ``s``'s ROP queue; False when it must wait
+    without counting anything."""
+    cap = rop.shape[1]
+    c = s + p[P_L2_BASE]
+    i = sl_s[s, X_ROP_HEAD]
+    if rop[s, i, Q_READY] > cycle:
+        return False
+    addr = rop[s, i, Q_ADDR]
+    info = rop[s, i, Q_INFO]
+    sm = info_sm(info)
+    pt = info_ptype(info)
+    line = addr >> ca.geo[c, G_LINE_SHIFT]
+    if pt == PK_WRITE:
+        if mq_free(ca, c) < 2:
+            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
+            return True  # a counter changed: report progress (see memsys.tick_memsys)
+        hit, fwd, victim = cache_write(ca, c, line, ca.geo[c, G_WRITE_POLICY], info)
+        if fwd:
+            _to_dram(ca, act, c, addr, info, cycle + 1)
+        if victim >= 0:
+            _writeback(ca, act, c, victim, sm, cycle + 1)
+        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+        counters[sm, C_L2_TOTAL_CACHE_WRITES] += 1
+        if not hit:
+            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+    else:
+        if _rq_free(sl_s, s) < 1:
+            return False
+        status, victim = cache_read(ca, c, line, info)
+        if status == R_RESERVATION_FAIL:
+            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
+            return True  # a counter changed: report progress (see memsys.tick_memsys)
+        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+        if status == R_HIT:
+            if pt == PK_ATOMIC:
+                cache_write(ca, c, line, WP_WRITE_BACK, info)
+            _rq_push(rq, sl_s, act, s, addr, info, cycle + 1)
+        elif status == R_HIT_RESERVED:
+            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
+        elif status == R_MISS:
+            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+            act[A_MSHR] += 1
+            shift = ca.geo[c, G_LINE_SHIFT]
+            _to_dram(ca, act, c, line << shift, pack_info(sm, PK_READ, SRC_NONE, 1 << shift, 0),
+                     cycle + 1)
+            if victim >= 0:
+                _writeback(ca, act, c, victim, sm, cycle + 1)
+    sl_s[s, X_ROP_HEAD] = (i + 1) % cap
+    sl_s[s, X_ROP_COUNT] -= 1
+    act[A_ROP] -= 1
+    return True
+
+
+@jit
+def tick_l2(p, ca, rop, rq, sl_s, ret, ch_s, act, counters, cycle: int) -> bool:
+    """One L2 clock tick of every slice (slice order fixed); True when anything moved."""
+    progress = False
+    spc = p[P_SLICES_PER_CHANNEL]
+    for s in range(p[P_N_SLICES]):
+        ch = s // spc
+        if ch_s[ch, H_RET_COUNT] > 0 and \
+                _fill(p, ca, ret, ch_s, rq, sl_s, act, s, ch, cycle):
+            progress = True
+        if sl_s[s, X_ROP_COUNT] > 0 and \
+                _access(p, ca, rop, rq, sl_s, act, counters, s, cycle):
+            progress = True
+    return progress
+
+
+@jit
+def _on_l2_tick(clk, ready: int, cycle: int) -> int:
+    r = ready if ready > cycle else cycle
+    num = clk[0, DOM_L2]
+    den = clk[1, DOM_L2]
+    return core_of_tick(first_tick(r, num, den), num, den)
+
+
+@jit
+def l2_next_event(p, clk, rop, sl_s, ret, ch_s, act, cycle: int) -> int:
+    """Earliest core cycle >= ``cycle`` at which an L2 tick could do something."""
+    ev = INT64_MAX
+    if act[A_ROP] + act[A_DRAM_RET] == 0:
+        return ev
+    for s in range(p[P_N_SLICES]):
+        if sl_s[s, X_ROP_COUNT] > 0:
+            ev = min(ev, _on_l2_tick(clk, rop[s, sl_s[s, X_ROP_HEAD], Q_READY], cycle))
+    for ch in range(p[P_N_CHANNELS]):
+        if ch_s[ch, H_RET_COUNT] > 0:
+            ev = min(ev, _on_l2_tick(clk, ret[ch, ch_s[ch, H_RET_HEAD], Q_READY], cycle))
+    return ev

@@ -1,0 +1,280 @@
+"""Integer constants of the memory system: access kinds, packet layout, policy codes, fixed sizes.
+
+Numba freezes module globals at compile time, so everything here is a plain ``int``; jitted code
+imports the names it uses (STYLE.md §2.4).
+
+Follows: docs/dev-contracts.md "Timing engine" (the ``MEM_*`` kinds), GPGPU-Sim 3.x
+``mem_fetch`` packet sizes and ``-gpgpu_mem_addr_mapping dramid@8`` (256 B channel interleave).
+Assumptions: the constants tagged [A] below stand for configuration fields that
+``warpsim/arch/memory.py`` does not have (yet); docs/memory-model.md lists them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AP_ON_FILL", "AP_ON_MISS", "AP_STREAMING",
+    "ARB_FIXED", "ARB_ROUND_ROBIN",
+    "C_MEM_FIRST", "C_MEM_LAST",
+    "DOM_DRAM", "DOM_ICNT", "DOM_L2", "N_DOMAINS",
+    "DS_FIFO", "DS_FRFCFS",
+    "FAULT_BAD_KIND", "FAULT_BAD_SECTORS", "FAULT_BAD_SM", "FAULT_NEGATIVE_ADDRESS",
+    "FAULT_NONE", "N_FAULT_FIELDS",
+    "ICNT_ARBITRATION", "ICNT_EJECT_ENTRIES", "INT64_MAX",
+    "L1_C", "L1_D", "L1_T", "N_L1_KINDS",
+    "L2_REPLY_QUEUE_ENTRIES", "L2_ROP_QUEUE_ENTRIES",
+    "LS_INVALID", "LS_MODIFIED", "LS_RESERVED", "LS_VALID",
+    "MEM_ATOMIC", "MEM_CHANNEL_INTERLEAVE_BYTES", "MEM_CTRL_BYTES", "MEM_LD_CONST",
+    "MEM_LD_GLOBAL", "MEM_LD_LOCAL", "MEM_LD_TEX", "MEM_ST_GLOBAL", "MEM_ST_LOCAL",
+    "N_MEM_KINDS", "SECTOR_BYTES", "TRACE_LINE_BYTES",
+    "PK_ATOMIC", "PK_READ", "PK_WRITE",
+    "REPL_FIFO", "REPL_LRU",
+    "SI_FERMI_HASH", "SI_IPOLY", "SI_LINEAR", "SI_XOR",
+    "SRC_BYPASS", "SRC_NONE",
+    "WA_FETCH_ON_WRITE", "WA_LAZY_FETCH_ON_READ", "WA_NO_WRITE_ALLOCATE", "WA_WRITE_ALLOCATE",
+    "WP_LOCAL_WB_GLOBAL_WT", "WP_READ_ONLY", "WP_WRITE_BACK", "WP_WRITE_EVICT",
+    "WP_WRITE_THROUGH",
+]
+
+INT64_MAX = 9223372036854775807
+"""``mem_next_event`` when nothing is in flight."""
+
+# -- access kinds offered by the SM's LD/ST unit (docs/dev-contracts.md) ----------------------
+MEM_LD_GLOBAL = 0
+MEM_ST_GLOBAL = 1
+MEM_LD_LOCAL = 2
+MEM_ST_LOCAL = 3
+MEM_LD_CONST = 4
+MEM_LD_TEX = 5
+MEM_ATOMIC = 6
+N_MEM_KINDS = 7
+
+TRACE_LINE_BYTES = 128
+"""Line size of the trace's addresses (docs/trace-format.md)."""
+SECTOR_BYTES = 32
+"""Sector size of the trace's ``n_sectors``."""
+
+# -- the three L1 caches of an SM: L1 cache id = sm * N_L1_KINDS + kind -----------------------
+L1_D = 0
+L1_C = 1
+L1_T = 2
+N_L1_KINDS = 3
+SRC_BYPASS = 3
+"""Packet source: a request that skipped the L1s (atomics, ``l1d.bypass_global`` loads)."""
+SRC_NONE = 4
+"""Packet source: an L2 write-back (no reply)."""
+
+# -- packet types ------------------------------------------------------------------------------
+PK_READ = 0
+PK_WRITE = 1
+PK_ATOMIC = 2
+
+# -- line states in ``tag_state[cache, set, way]`` ---------------------------------------------
+LS_INVALID = 0
+LS_VALID = 1
+LS_RESERVED = 2
+"""Allocated on a miss, fill pending (GPGPU-Sim RESERVED)."""
+LS_MODIFIED = 3
+"""Valid and dirty (write-back caches)."""
+
+# -- policy codes (the order of the enums in warpsim/arch/policies.py) -------------------------
+REPL_LRU = 0
+REPL_FIFO = 1
+WP_READ_ONLY = 0
+WP_WRITE_BACK = 1
+WP_WRITE_THROUGH = 2
+WP_WRITE_EVICT = 3
+WP_LOCAL_WB_GLOBAL_WT = 4
+AP_ON_MISS = 0
+AP_ON_FILL = 1
+AP_STREAMING = 2
+WA_NO_WRITE_ALLOCATE = 0
+WA_WRITE_ALLOCATE = 1
+WA_FETCH_ON_WRITE = 2
+WA_LAZY_FETCH_ON_READ = 3
+SI_LINEAR = 0
+SI_FERMI_HASH = 1
+SI_IPOLY = 2
+SI_XOR = 3
+DS_FIFO = 0
+DS_FRFCFS = 1
+ARB_FIXED = 0
+ARB_ROUND_ROBIN = 1
+
+# -- clock domains (index of ``clk_num`` / ``clk_den``) ----------------------------------------
+DOM_ICNT = 0
+DOM_L2 = 1
+DOM_DRAM = 2
+N_DOMAINS = 3
+
+# -- faults: ``fault[0:4] = (code, sm, kind, line_addr)``, the first one wins ------------------
+FAULT_NONE = 0
+FAULT_BAD_KIND = 1
+FAULT_BAD_SECTORS = 2
+FAULT_BAD_SM = 3
+FAULT_NEGATIVE_ADDRESS = 4
+N_FAULT_FIELDS = 4
+
+# -- counters that mem_access buffers until the next tick (columns of warpsim.stats) ------------
+C_MEM_FIRST = 43
+"""First memory-side column of ``counters`` (``C_GPGPU_N_LOAD_INSN``); a test checks it."""
+C_MEM_LAST = 86
+"""One past the last memory-side column (``N_COUNTERS``)."""
+
+# -- [A] values that have no configuration field -----------------------------------------------
+MEM_CTRL_BYTES = 8
+"""[A] Header bytes of every packet (GPGPU-Sim READ_PACKET_SIZE / WRITE_PACKET_SIZE = 8): a read
+request is one flit, a 128 B reply is ceil(136 / flit_bytes) flits."""
+MEM_CHANNEL_INTERLEAVE_BYTES = 256
+"""[A] Linear channel interleaving granularity (GTX480 ``-gpgpu_mem_addr_mapping dramid@8``)."""
+L2_ROP_QUEUE_ENTRIES = 64
+"""[A] Requests one L2 slice's ROP delay queue holds (GPGPU-Sim's is unbounded)."""
+L2_REPLY_QUEUE_ENTRIES = 8
+"""[A] L2 -> interconnect reply queue per slice (GPGPU-Sim -gpgpu_l2_queue_config 8)."""
+ICNT_EJECT_ENTRIES = 8
+"""[A] Reply packets an SM's ejection buffer holds (SM side of the reply network)."""
+ICNT_ARBITRATION = ARB_ROUND_ROBIN
+"""[A] Crossbar output arbitration (iSLIP-like round robin; the pointer is derived from the
+interconnect clock, so idle skipping cannot change it)."""
+
+# -- indices of ``MemState.p`` (parameters from the configuration) -----------------------------
+P_N_SMS = 0
+P_N_SLICES = 1
+P_N_CHANNELS = 2
+P_SLICES_PER_CHANNEL = 3
+P_ICNT_LATENCY = 4
+P_FLIT_BYTES = 5
+P_ROP_LATENCY = 6
+P_DRAM_LATENCY = 7
+P_N_BANKS = 8
+P_N_BANK_GROUPS = 9
+P_ROW_BYTES = 10
+P_BURST_TICKS = 11
+P_ATOM_BYTES = 12
+P_T_CCD = 13
+P_T_RRD = 14
+P_T_RCD = 15
+P_T_RAS = 16
+P_T_RP = 17
+P_T_RC = 18
+P_T_CL = 19
+P_T_WL = 20
+P_T_CDLR = 21
+P_T_WR = 22
+P_T_CCDL = 23
+P_T_RTPL = 24
+P_DRAM_SCHED = 25
+P_BYPASS_GLOBAL = 26
+P_ICNT_ARB = 27
+P_L2_LINE_BYTES = 28
+P_L2_BASE = 29
+"""Cache id of L2 slice 0 in ``MemState.caches`` (= n_sms x N_L1_KINDS)."""
+N_PARAMS = 30
+
+# -- indices of ``MemState.act`` (items in flight per structure, for cheap idle checks) --------
+A_L1_MQ = 0
+A_ROP = 1
+A_L2_MQ = 2
+A_DRAM_Q = 3
+A_DRAM_RET = 4
+A_L2_RQ = 5
+A_EJECT = 6
+A_COMPLETIONS = 7
+A_MSHR = 8
+A_BYPASS = 9
+N_ACT = 10
+
+__all__ += [
+    "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_MQ", "A_L2_MQ",
+    "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
+    "P_ATOM_BYTES", "P_BURST_TICKS", "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
+    "P_FLIT_BYTES", "P_ICNT_ARB", "P_ICNT_LATENCY", "P_L2_BASE", "P_L2_LINE_BYTES", "P_N_BANKS",
+    "P_N_BANK_GROUPS", "P_N_CHANNELS", "P_N_SLICES", "P_N_SMS", "P_ROP_LATENCY", "P_ROW_BYTES",
+    "P_SLICES_PER_CHANNEL", "P_T_CCD", "P_T_CCDL", "P_T_CDLR", "P_T_CL", "P_T_RAS", "P_T_RC",
+    "P_T_RCD", "P_T_RP", "P_T_RRD", "P_T_RTPL", "P_T_WL", "P_T_WR",
+]
+
+# -- field indices of the grouped state arrays (memstate.py) -----------------------------------
+# cache geometry: geo[cache, G_*]
+G_N_SETS = 0
+G_WAYS = 1
+G_LINE_SHIFT = 2
+G_SET_FN = 3
+G_REPL = 4
+G_WRITE_POLICY = 5
+G_ALLOC_POLICY = 6
+G_WRITE_ALLOC = 7
+G_MSHR_ENTRIES = 8
+G_MSHR_MAX_MERGE = 9
+G_MQ_ENTRIES = 10
+G_HIT_LATENCY = 11
+N_GEOM = 12
+# per-cache counters: cnt[cache, K_*]
+K_USE_CLOCK = 0
+K_MSHR_USED = 1
+K_MQ_HEAD = 2
+K_MQ_COUNT = 3
+N_CACHE_SCALARS = 4
+# packet queue entries: q[owner, slot, Q_*]
+Q_ADDR = 0
+Q_INFO = 1
+Q_READY = 2
+"""Core cycle from which the consumer may take the entry (the arrival order in the DRAM
+scheduler queue, -1 = empty entry)."""
+N_Q_FIELDS = 3
+# completion entries: hq[sm, kind, slot, T_*], fq[sm, slot, T_*]
+T_TOKEN = 0
+T_READY = 1
+N_T_FIELDS = 2
+# ring heads: hq_hc[sm, kind, RB_*]
+RB_HEAD = 0
+RB_COUNT = 1
+# per-SM scalars: sm_s[sm, S_*]
+S_PORT_CYCLE = 0
+S_BYP_USED = 1
+S_FQ_HEAD = 2
+S_FQ_COUNT = 3
+S_EJ_HEAD = 4
+S_EJ_COUNT = 5
+S_REQ_IN_BUSY = 6
+S_REP_OUT_BUSY = 7
+S_PEND_ANY = 8
+N_SM_SCALARS = 9
+# per-slice scalars: sl_s[slice, X_*]
+X_REQ_OUT_BUSY = 0
+X_REP_IN_BUSY = 1
+X_ROP_HEAD = 2
+X_ROP_COUNT = 3
+X_RQ_HEAD = 4
+X_RQ_COUNT = 5
+N_SLICE_SCALARS = 6
+# per-channel scalars: ch_s[channel, H_*]
+H_DQ_COUNT = 0
+H_DQ_NEXT_SEQ = 1
+H_RET_HEAD = 2
+H_RET_COUNT = 3
+H_BUS_FREE = 4
+H_LAST_ACT = 5
+H_LAST_COL = 6
+H_LAST_COL_BG = 7
+H_WR_END = 8
+N_CHANNEL_SCALARS = 9
+# per-bank state: bank[channel, bank, B_*]
+B_ROW = 0
+B_BUSY = 1
+B_ACT_OK = 2
+B_PRE_OK = 3
+B_COL_OK = 4
+N_BANK_FIELDS = 5
+
+__all__ += [
+    "B_ACT_OK", "B_BUSY", "B_COL_OK", "B_PRE_OK", "B_ROW", "G_ALLOC_POLICY", "G_HIT_LATENCY",
+    "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
+    "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
+    "H_DQ_NEXT_SEQ", "H_LAST_ACT", "H_LAST_COL", "H_LAST_COL_BG", "H_RET_COUNT", "H_RET_HEAD",
+    "H_WR_END", "K_MQ_COUNT", "K_MQ_HEAD", "K_MSHR_USED", "K_USE_CLOCK", "N_BANK_FIELDS",
+    "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
+    "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",
+    "S_BYP_USED", "S_EJ_COUNT", "S_EJ_HEAD", "S_FQ_COUNT", "S_FQ_HEAD", "S_PEND_ANY",
+    "S_PORT_CYCLE", "S_REP_OUT_BUSY", "S_REQ_IN_BUSY", "T_READY", "T_TOKEN", "X_REP_IN_BUSY",
+    "X_REQ_OUT_BUSY", "X_ROP_COUNT", "X_ROP_HEAD", "X_RQ_COUNT", "X_RQ_HEAD",
+]

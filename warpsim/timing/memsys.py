@@ -1,0 +1,504 @@
+"""The memory system behind the SMs' LD/ST units: L1D/L1C/L1T, interconnect, L2 slices, DRAM.
+
+This module is the interface of docs/dev-contracts.md "Timing engine": ``make_mem_state``,
+``mem_access``, ``tick_memsys``, ``mem_next_event``, ``mem_pop_completion``, ``mem_idle``, plus
+``mem_flush_counters`` (adds the counts that ``mem_access`` buffered, see below) and
+``mem_has_completion`` (an inlined guard for the pop loop; docs/memory-model.md "Speed").
+
+Path of a load that misses everywhere (times in core cycles unless noted): the L1 tag pipeline
+(``l1d.hit_latency_cycles``: a hit completes then, a miss enters the L1 miss queue then); the
+request crossbar (``icnt.latency_cycles + flits - 1`` icnt ticks); the ROP delay
+(``l2.hit_latency_cycles``); the L2 lookup, whose miss enters the DRAM queue one cycle later; DRAM
+(dram.py, DRAM ticks) plus ``dram.latency_cycles``; the L2 fill, whose replies leave one cycle
+later; the reply crossbar (``latency + flits - 1`` icnt ticks); the L1 fill, which completes every
+merged token in that cycle. docs/memory-model.md works the GTX480 numbers out.
+
+L1 policies per kind: global and local loads use the L1D (global loads skip it with
+``l1d.bypass_global``), ``ld.const`` the L1C, texture fetches the L1T; atomics skip the L1s and
+are performed at the L2. Stores follow ``l1d.write_policy``: ``local_wb_global_wt`` (Fermi) is
+write-evict for global data (a hit invalidates the line, the write always goes to the L2, no
+allocation on a miss) and write-back for local data (a hit makes the line dirty; a miss follows
+``l1d.write_alloc_policy``; dirty lines are written back on eviction).
+
+Counters: ``mem_access`` has no ``counters`` argument, so it buffers its counts (L1 accesses,
+misses, pending hits, reservation fails, writes; ``gpgpu_n_mem_{read,write}_{global,local}``)
+in ``MemState.pend``; every ``tick_memsys`` adds them into ``counters``; call
+``mem_flush_counters`` once after the last access so none stays behind.
+
+Follows: docs/dev-contracts.md; GPGPU-Sim 3.x ``shader.cc`` ``ldst_unit`` / ``gpu-cache.cc``
+``data_cache`` (write-evict global / write-back local), reference/gpu-simulators.md §2.
+Assumptions: [A] one line per SM per cycle across the three L1s (the LD/ST port); [A] an SM
+fills at most one returned line per cycle; [A] requests that skip the L1 use one of
+``l1d.mshr_entries`` bypass slots and the L1D miss queue; [A] a store with a token completes
+after the L1 hit latency (posted write).
+Deviations: L1 lines smaller than the trace's 128 B line are accessed as the one line holding
+the first byte; sectors are not tracked.
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit
+from warpsim.arch import GPUConfig
+from warpsim.stats import (
+    C_L1C_TOTAL_CACHE_ACCESSES,
+    C_L1C_TOTAL_CACHE_MISSES,
+    C_L1D_TOTAL_CACHE_ACCESSES,
+    C_L1D_TOTAL_CACHE_MISSES,
+    C_L1D_TOTAL_CACHE_PENDING_HITS,
+    C_L1D_TOTAL_CACHE_RESERVATION_FAILS,
+    C_L1D_TOTAL_CACHE_WRITES,
+    C_L1T_TOTAL_CACHE_ACCESSES,
+    C_L1T_TOTAL_CACHE_MISSES,
+)
+from warpsim.timing.cache import (
+    R_HIT,
+    R_HIT_RESERVED,
+    R_RESERVATION_FAIL,
+    cache_fill,
+    cache_read,
+    cache_write,
+    mq_free,
+    mq_push,
+    mshr_find,
+    mshr_free,
+)
+from warpsim.timing.dram import dram_next_event, tick_dram
+from warpsim.timing.icnt import icnt_next_event, tick_icnt
+from warpsim.timing.l2 import l2_next_event, tick_l2
+from warpsim.timing.memconsts import (
+    A_BYPASS,
+    A_COMPLETIONS,
+    A_DRAM_Q,
+    A_DRAM_RET,
+    A_EJECT,
+    A_L1_MQ,
+    A_L2_MQ,
+    A_L2_RQ,
+    A_MSHR,
+    A_ROP,
+    C_MEM_FIRST,
+    C_MEM_LAST,
+    DOM_DRAM,
+    DOM_ICNT,
+    DOM_L2,
+    FAULT_BAD_KIND,
+    FAULT_BAD_SECTORS,
+    FAULT_BAD_SM,
+    FAULT_NEGATIVE_ADDRESS,
+    G_HIT_LATENCY,
+    G_LINE_SHIFT,
+    G_WRITE_POLICY,
+    ICNT_EJECT_ENTRIES,
+    INT64_MAX,
+    L1_C,
+    L1_D,
+    L1_T,
+    MEM_ATOMIC,
+    MEM_LD_CONST,
+    MEM_LD_GLOBAL,
+    MEM_LD_LOCAL,
+    MEM_LD_TEX,
+    MEM_ST_LOCAL,
+    N_ACT,
+    N_L1_KINDS,
+    N_MEM_KINDS,
+    P_BYPASS_GLOBAL,
+    P_N_SMS,
+    PK_ATOMIC,
+    PK_READ,
+    PK_WRITE,
+    Q_ADDR,
+    Q_INFO,
+    Q_READY,
+    RB_COUNT,
+    RB_HEAD,
+    S_BYP_USED,
+    S_EJ_COUNT,
+    S_EJ_HEAD,
+    S_FQ_COUNT,
+    S_FQ_HEAD,
+    S_PEND_ANY,
+    S_PORT_CYCLE,
+    SECTOR_BYTES,
+    SRC_BYPASS,
+    SRC_NONE,
+    T_READY,
+    T_TOKEN,
+    WP_LOCAL_WB_GLOBAL_WT,
+    WP_WRITE_BACK,
+    WP_WRITE_EVICT,
+)
+from warpsim.timing.memstate import (
+    MemState,
+    build_mem_state,
+    first_tick,
+    info_slot,
+    info_src,
+    pack_info,
+)
+
+__all__ = [
+    "make_mem_state",
+    "mem_access",
+    "mem_flush_counters",
+    "mem_has_completion",
+    "mem_idle",
+    "mem_next_event",
+    "mem_pop_completion",
+    "tick_memsys",
+]
+
+
+def make_mem_state(cfg: GPUConfig) -> MemState:
+    """A fresh, empty memory system for ``cfg`` (all caches invalid, all queues empty)."""
+    return build_mem_state(cfg)
+
+
+# -- counters buffered by mem_access -------------------------------------------------------------
+@jit
+def _count(pend, sm_s, sm: int, counter: int) -> None:
+    pend[sm, counter - C_MEM_FIRST] += 1
+    sm_s[sm, S_PEND_ANY] = 1
+
+
+@jit
+def _flush(pend, sm_s, counters) -> bool:
+    flushed = False
+    for sm in range(sm_s.shape[0]):
+        if sm_s[sm, S_PEND_ANY] == 0:
+            continue
+        for j in range(C_MEM_LAST - C_MEM_FIRST):
+            counters[sm, C_MEM_FIRST + j] += pend[sm, j]
+            pend[sm, j] = 0
+        sm_s[sm, S_PEND_ANY] = 0
+        flushed = True
+    return flushed
+
+
+@jit
+def mem_flush_counters(ms, counters) -> None:
+    """Add the counts buffered by ``mem_access`` into ``counters`` (also done by every tick)."""
+    _flush(ms.pend, ms.sm_s, counters)
+
+
+# -- completion queues ---------------------------------------------------------------------------
+@jit
+def _hq_push(hq, hq_hc, act, sm: int, lk: int, token: int, ready: int) -> None:
+    cap = hq.shape[2]
+    i = (hq_hc[sm, lk, RB_HEAD] + hq_hc[sm, lk, RB_COUNT]) % cap
+    hq[sm, lk, i, T_TOKEN] = token
+    hq[sm, lk, i, T_READY] = ready
+    hq_hc[sm, lk, RB_COUNT] += 1
+    act[A_COMPLETIONS] += 1
+
+
+@jit
+def _fq_push(fq, sm_s, act, sm: int, token: int, ready: int) -> None:
+    cap = fq.shape[1]
+    i = (sm_s[sm, S_FQ_HEAD] + sm_s[sm, S_FQ_COUNT]) % cap
+    fq[sm, i, T_TOKEN] = token
+    fq[sm, i, T_READY] = ready
+    sm_s[sm, S_FQ_COUNT] += 1
+    act[A_COMPLETIONS] += 1
+
+
+@jit
+def _l1_push(ca, act, c: int, addr: int, info: int, ready: int) -> None:
+    mq_push(ca, c, addr, info, ready)
+    act[A_L1_MQ] += 1
+
+
+@jit
+def _fault(fault, code: int, sm: int, kind: int, addr: int) -> int:
+    if fault[0] == 0:
+        fault[0] = code
+        fault[1] = sm
+        fault[2] = kind
+        fault[3] = addr
+    return 1
+
+
+# -- the L1 side ------------------------------------------------------------------------------
+@jit
+def _bypass(ca, byp_token, sm_s, pend, act, sm: int, line_addr: int, n_sectors: int,
+            kind: int, token: int, cycle: int) -> int:
+    """Atomics and L1-bypassing global loads: a bypass slot and the L1D miss queue."""
+    c = sm * N_L1_KINDS + L1_D
+    n_byp = byp_token.shape[1]
+    if sm_s[sm, S_BYP_USED] >= n_byp or mq_free(ca, c) < 1:
+        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
+        return 0
+    slot = 0
+    while byp_token[sm, slot] != -1:
+        slot += 1
+    byp_token[sm, slot] = token if token >= 0 else -2
+    sm_s[sm, S_BYP_USED] += 1
+    act[A_BYPASS] += 1
+    pt = PK_ATOMIC if kind == MEM_ATOMIC else PK_READ
+    info = pack_info(sm, pt, SRC_BYPASS, n_sectors * SECTOR_BYTES, slot)
+    _l1_push(ca, act, c, line_addr, info, cycle)
+    return 1
+
+
+@jit
+def _load(ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, token: int,
+          cycle: int) -> int:
+    c = sm * N_L1_KINDS + lk
+    if token >= 0 and hq_hc[sm, lk, RB_COUNT] >= hq.shape[2]:
+        return 0
+    shift = ca.geo[c, G_LINE_SHIFT]
+    line = line_addr >> shift
+    status, victim = cache_read(ca, c, line, token)
+    c_acc = C_L1D_TOTAL_CACHE_ACCESSES
+    c_miss = C_L1D_TOTAL_CACHE_MISSES
+    if lk == L1_C:
+        c_acc = C_L1C_TOTAL_CACHE_ACCESSES
+        c_miss = C_L1C_TOTAL_CACHE_MISSES
+    elif lk == L1_T:
+        c_acc = C_L1T_TOTAL_CACHE_ACCESSES
+        c_miss = C_L1T_TOTAL_CACHE_MISSES
+    if status == R_RESERVATION_FAIL:
+        if lk == L1_D:
+            _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
+        return 0
+    _count(pend, sm_s, sm, c_acc)
+    ready = cycle + ca.geo[c, G_HIT_LATENCY]
+    if status == R_HIT:
+        if token >= 0:
+            _hq_push(hq, hq_hc, act, sm, lk, token, ready)
+    elif status == R_HIT_RESERVED:
+        if lk == L1_D:
+            _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_PENDING_HITS)
+    else:
+        _count(pend, sm_s, sm, c_miss)
+        act[A_MSHR] += 1
+        _l1_push(ca, act, c, line << shift, pack_info(sm, PK_READ, lk, 1 << shift, 0), ready)
+        if victim >= 0:
+            _l1_push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
+                     ready)
+    return 1
+
+
+@jit
+def _store(ca, hq, hq_hc, sm_s, pend, act, sm: int, line_addr: int, n_sectors: int,
+           kind: int, token: int, cycle: int) -> int:
+    c = sm * N_L1_KINDS + L1_D
+    if mq_free(ca, c) < 2 or (token >= 0 and hq_hc[sm, L1_D, RB_COUNT] >= hq.shape[2]):
+        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
+        return 0
+    policy = ca.geo[c, G_WRITE_POLICY]
+    if policy == WP_LOCAL_WB_GLOBAL_WT:
+        policy = WP_WRITE_BACK if kind == MEM_ST_LOCAL else WP_WRITE_EVICT
+    shift = ca.geo[c, G_LINE_SHIFT]
+    hit, fwd, victim = cache_write(ca, c, line_addr >> shift, policy, -2)
+    ready = cycle + ca.geo[c, G_HIT_LATENCY]
+    if fwd:
+        _l1_push(ca, act, c, line_addr,
+                 pack_info(sm, PK_WRITE, SRC_NONE, n_sectors * SECTOR_BYTES, 0), ready)
+    if victim >= 0:
+        _l1_push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
+                 ready)
+    if token >= 0:
+        _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
+    _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_ACCESSES)
+    _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_WRITES)
+    if not hit:
+        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_MISSES)
+    return 1
+
+
+@jit
+def mem_access(ms, sm: int, line_addr: int, n_sectors: int, kind: int, token: int,
+               cycle: int) -> int:
+    """Offer one 128 B line of a warp memory instruction; 1 = accepted, 0 = refused this cycle
+    (L1 port taken, no MSHR / merge slot / way / miss-queue entry). Bad arguments are accepted
+    and recorded in ``ms.fault``."""
+    if sm < 0 or sm >= ms.p[P_N_SMS]:
+        return _fault(ms.fault, FAULT_BAD_SM, sm, kind, line_addr)
+    if kind < 0 or kind >= N_MEM_KINDS:
+        return _fault(ms.fault, FAULT_BAD_KIND, sm, kind, line_addr)
+    if n_sectors < 1 or n_sectors > 4:
+        return _fault(ms.fault, FAULT_BAD_SECTORS, sm, kind, line_addr)
+    if line_addr < 0:
+        return _fault(ms.fault, FAULT_NEGATIVE_ADDRESS, sm, kind, line_addr)
+    if ms.sm_s[sm, S_PORT_CYCLE] == cycle:
+        return 0
+    ca, hq, hq_hc, sm_s, pend, act = ms.caches, ms.hq, ms.hq_hc, ms.sm_s, ms.pend, ms.act
+    if kind == MEM_ATOMIC or (kind == MEM_LD_GLOBAL and ms.p[P_BYPASS_GLOBAL] != 0):
+        ok = _bypass(ca, ms.byp_token, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
+                     cycle)
+    elif kind == MEM_LD_GLOBAL or kind == MEM_LD_LOCAL:
+        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle)
+    elif kind == MEM_LD_CONST:
+        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_C, line_addr, token, cycle)
+    elif kind == MEM_LD_TEX:
+        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_T, line_addr, token, cycle)
+    else:
+        ok = _store(ca, hq, hq_hc, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
+                    cycle)
+    if ok:
+        ms.sm_s[sm, S_PORT_CYCLE] = cycle
+    return ok
+
+
+@jit
+def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
+    """Take the reply at the head of SM ``sm``'s ejection buffer (one per cycle)."""
+    i = sm_s[sm, S_EJ_HEAD]
+    if ej[sm, i, Q_READY] > cycle:
+        return False
+    info = ej[sm, i, Q_INFO]
+    src = info_src(info)
+    if src == SRC_BYPASS:
+        slot = info_slot(info)
+        token = byp_token[sm, slot]
+        if token >= 0:
+            _fq_push(fq, sm_s, act, sm, token, cycle)
+        byp_token[sm, slot] = -1
+        sm_s[sm, S_BYP_USED] -= 1
+        act[A_BYPASS] -= 1
+    else:
+        c = sm * N_L1_KINDS + src
+        shift = ca.geo[c, G_LINE_SHIFT]
+        line = ej[sm, i, Q_ADDR] >> shift
+        m = mshr_find(ca, c, line)
+        if m >= 0:
+            n = ca.mshr_n_req[c, m]
+            dirty = False
+            for k in range(n):
+                if ca.mshr_req[c, m, k] == -2:
+                    dirty = True
+            victim = cache_fill(ca, c, line, dirty)
+            if victim == -2:
+                return False
+            if victim >= 0:
+                _l1_push(ca, act, c, victim << shift,
+                         pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0), cycle)
+            for k in range(n):
+                token = ca.mshr_req[c, m, k]
+                if token >= 0:
+                    _fq_push(fq, sm_s, act, sm, token, cycle)
+            mshr_free(ca, c, m)
+            act[A_MSHR] -= 1
+    sm_s[sm, S_EJ_HEAD] = (i + 1) % ICNT_EJECT_ENTRIES
+    sm_s[sm, S_EJ_COUNT] -= 1
+    act[A_EJECT] -= 1
+    return True
+
+
+# -- the clock ---------------------------------------------------------------------------------
+@jit
+def tick_memsys(ms, counters, cycle: int) -> bool:
+    """Advance the memory system through core cycle ``cycle``: DRAM, L2 and interconnect ticks
+    that fall in it (back to front), then L1 fills. True when anything moved or any counter
+    changed (so an engine that extrapolates counters over skipped cycles never scales memory
+    counters)."""
+    progress = _flush(ms.pend, ms.sm_s, counters)
+    act = ms.act
+    if act[A_L2_MQ] + act[A_DRAM_Q] > 0:
+        num = ms.clk[0, DOM_DRAM]
+        den = ms.clk[1, DOM_DRAM]
+        for k in range(first_tick(cycle, num, den), first_tick(cycle + 1, num, den)):
+            if tick_dram(ms.p, ms.clk, ms.caches, ms.dq, ms.bank, ms.ch_s, ms.ret, ms.act,
+                         counters, k, cycle):
+                progress = True
+    if act[A_ROP] + act[A_DRAM_RET] > 0:
+        num = ms.clk[0, DOM_L2]
+        den = ms.clk[1, DOM_L2]
+        for _ in range(first_tick(cycle, num, den), first_tick(cycle + 1, num, den)):
+            if tick_l2(ms.p, ms.caches, ms.rop, ms.rq, ms.sl_s, ms.ret, ms.ch_s, ms.act,
+                       counters, cycle):
+                progress = True
+    if act[A_L1_MQ] + act[A_L2_RQ] > 0:
+        num = ms.clk[0, DOM_ICNT]
+        den = ms.clk[1, DOM_ICNT]
+        for k in range(first_tick(cycle, num, den), first_tick(cycle + 1, num, den)):
+            if tick_icnt(ms.p, ms.clk, ms.caches, ms.sm_s, ms.sl_s, ms.rop, ms.rq, ms.ej,
+                         ms.act, counters, k, cycle):
+                progress = True
+    if act[A_EJECT] > 0:
+        for sm in range(ms.p[P_N_SMS]):
+            if ms.sm_s[sm, S_EJ_COUNT] > 0 and _l1_fill(ms.caches, ms.ej, ms.byp_token, ms.fq,
+                                                             ms.sm_s, ms.act, sm, cycle):
+                progress = True
+    return progress
+
+
+@jit
+def _pop(hq, hq_hc, fq, sm_s, act, sm: int, cycle: int) -> int:
+    for lk in range(N_L1_KINDS):
+        if hq_hc[sm, lk, RB_COUNT] > 0:
+            i = hq_hc[sm, lk, RB_HEAD]
+            if hq[sm, lk, i, T_READY] <= cycle:
+                hq_hc[sm, lk, RB_HEAD] = (i + 1) % hq.shape[2]
+                hq_hc[sm, lk, RB_COUNT] -= 1
+                act[A_COMPLETIONS] -= 1
+                return hq[sm, lk, i, T_TOKEN]
+    if sm_s[sm, S_FQ_COUNT] > 0:
+        i = sm_s[sm, S_FQ_HEAD]
+        if fq[sm, i, T_READY] <= cycle:
+            sm_s[sm, S_FQ_HEAD] = (i + 1) % fq.shape[1]
+            sm_s[sm, S_FQ_COUNT] -= 1
+            act[A_COMPLETIONS] -= 1
+            return fq[sm, i, T_TOKEN]
+    return -1
+
+
+@jit
+def mem_has_completion(ms) -> bool:
+    """False when no SM has a completion queued (then ``mem_pop_completion`` returns -1 for
+    every SM). Tiny and call-free, so numba inlines it into the caller: the cheap guard for the
+    per-SM, per-cycle pop loop (a call that receives the whole ``MemState`` costs about 15 ns
+    per array it holds)."""
+    return ms.act[A_COMPLETIONS] > 0
+
+
+@jit
+def mem_pop_completion(ms, sm: int, cycle: int) -> int:
+    """Token of one access of SM ``sm`` whose data arrived by ``cycle``, or -1."""
+    if ms.act[A_COMPLETIONS] == 0:
+        return -1
+    return _pop(ms.hq, ms.hq_hc, ms.fq, ms.sm_s, ms.act, sm, cycle)
+
+
+@jit
+def _sm_next_event(hq, hq_hc, fq, ej, sm_s) -> int:
+    ev = INT64_MAX
+    for sm in range(sm_s.shape[0]):
+        for lk in range(N_L1_KINDS):
+            if hq_hc[sm, lk, RB_COUNT] > 0:
+                ev = min(ev, hq[sm, lk, hq_hc[sm, lk, RB_HEAD], T_READY])
+        if sm_s[sm, S_FQ_COUNT] > 0:
+            ev = min(ev, fq[sm, sm_s[sm, S_FQ_HEAD], T_READY])
+        if sm_s[sm, S_EJ_COUNT] > 0:
+            ev = min(ev, ej[sm, sm_s[sm, S_EJ_HEAD], Q_READY])
+    return ev
+
+
+@jit
+def mem_next_event(ms, cycle: int) -> int:
+    """Earliest core cycle >= ``cycle`` at which the memory system has something to do or a
+    completion to deliver; ``INT64_MAX`` when nothing is in flight. Every cycle before it is a
+    no-op for ``tick_memsys`` and ``mem_pop_completion``."""
+    ev = INT64_MAX
+    act = ms.act
+    if act[A_COMPLETIONS] + act[A_EJECT] > 0:
+        ev = _sm_next_event(ms.hq, ms.hq_hc, ms.fq, ms.ej, ms.sm_s)
+    if ev <= cycle:
+        return cycle
+    ev = min(ev, icnt_next_event(ms.p, ms.clk, ms.caches, ms.sm_s, ms.sl_s, ms.rq,
+                                     ms.act, cycle))
+    ev = min(ev, l2_next_event(ms.p, ms.clk, ms.rop, ms.sl_s, ms.ret, ms.ch_s, ms.act,
+                                   cycle))
+    ev = min(ev, dram_next_event(ms.p, ms.clk, ms.caches, ms.dq, ms.bank, ms.ch_s, ms.act,
+                                     cycle))
+    return max(ev, cycle)
+
+
+@jit
+def mem_idle(ms) -> bool:
+    """True when nothing is in flight (no queued packet, MSHR, bypass slot or completion)."""
+    for a in range(N_ACT):
+        if ms.act[a] != 0:
+            return False
+    return True
