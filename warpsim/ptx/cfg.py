@@ -31,7 +31,7 @@ import numpy as np
 from warpsim.errors import UnsupportedPTXError
 from warpsim.ptx.ir import Function, Instruction, OpKind
 
-__all__ = ["EXIT", "CFG", "BasicBlock", "build_cfg"]
+__all__ = ["EXIT", "CFG", "BasicBlock", "build_cfg", "postorder"]
 
 EXIT = -1
 """Block id of the virtual exit node in ``ipdom`` and ``idom``."""
@@ -300,3 +300,27 @@ def _loops(blocks: list[BasicBlock], idom: list[int]) -> tuple[list[tuple[int, i
         for x in body:
             depth[x] += 1
     return back, depth
+
+
+def postorder(cfg: CFG) -> list[int]:
+    """Blocks in DFS postorder from the entry, then any unreachable ones (fast convergence for
+    a backward problem)."""
+    nb = len(cfg.blocks)
+    seen = [False] * nb
+    order: list[int] = []
+    for root in range(nb):
+        if seen[root]:
+            continue
+        seen[root] = True
+        stack = [(root, iter(cfg.blocks[root].succs))]
+        while stack:
+            node, it = stack[-1]
+            for s in it:
+                if not seen[s]:
+                    seen[s] = True
+                    stack.append((s, iter(cfg.blocks[s].succs)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order

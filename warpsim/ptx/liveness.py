@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.ptx.cfg import CFG
+from warpsim.ptx.cfg import CFG, postorder
 from warpsim.ptx.ir import Function, Instruction
 
 __all__ = ["Liveness", "bits_to_ids", "instruction_masks", "liveness"]
@@ -111,7 +111,7 @@ def liveness(fn: Function, cfg: CFG) -> Liveness:
     live_in_b = [0] * nb
     live_out_b = [0] * nb
     succs = [b.succs for b in blocks]
-    order = _postorder(cfg)
+    order = postorder(cfg)
     changed = True
     while changed:
         changed = False
@@ -136,27 +136,3 @@ def liveness(fn: Function, cfg: CFG) -> Liveness:
             ins[i] = cur
     return Liveness(n_regs=len(fn.regs), live_in_bits=ins, live_out_bits=outs,
                     block_in_bits=live_in_b, block_out_bits=live_out_b)
-
-
-def _postorder(cfg: CFG) -> list[int]:
-    """Blocks in DFS postorder from the entry, then any unreachable ones (fast convergence for
-    a backward problem)."""
-    nb = len(cfg.blocks)
-    seen = [False] * nb
-    order: list[int] = []
-    for root in range(nb):
-        if seen[root]:
-            continue
-        seen[root] = True
-        stack = [(root, iter(cfg.blocks[root].succs))]
-        while stack:
-            node, it = stack[-1]
-            for s in it:
-                if not seen[s]:
-                    seen[s] = True
-                    stack.append((s, iter(cfg.blocks[s].succs)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-    return order

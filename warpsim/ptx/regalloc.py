@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.ptx.cfg import CFG, build_cfg
+from warpsim.ptx.cfg import CFG, build_cfg, postorder
 from warpsim.ptx.ir import Function, Instruction, Operand, OpKind
 from warpsim.ptx.liveness import Liveness, bits_to_ids, liveness
 from warpsim.ptx.sass_operands import (
@@ -234,7 +234,7 @@ def _order(fn: Function, cfg: CFG, live: Liveness,
         for r in bits_to_ids(live.live_in_bits[0]):
             seen.add(r)
             order.append(r)
-    for b in _rpo(cfg):
+    for b in postorder(cfg)[::-1]:
         blk = cfg.blocks[b]
         for reads, writes in rw[blk.start:blk.end]:
             for r in (*reads, *writes):
@@ -242,28 +242,6 @@ def _order(fn: Function, cfg: CFG, live: Liveness,
                     seen.add(r)
                     order.append(r)
     return order
-
-
-def _rpo(cfg: CFG) -> list[int]:
-    nb = len(cfg.blocks)
-    seen = [False] * nb
-    post: list[int] = []
-    for root in range(nb):
-        if seen[root]:
-            continue
-        seen[root] = True
-        stack = [(root, iter(cfg.blocks[root].succs))]
-        while stack:
-            node, it = stack[-1]
-            for s in it:
-                if not seen[s]:
-                    seen[s] = True
-                    stack.append((s, iter(cfg.blocks[s].succs)))
-                    break
-            else:
-                stack.pop()
-                post.append(node)
-    return post[::-1]
 
 
 def _partners(fn: Function) -> dict[int, list[tuple[int, int]]]:
