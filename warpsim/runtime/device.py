@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.errors import ConfigError, LaunchError
+from warpsim.errors import ConfigError, LaunchError, WarpsimError
 from warpsim.runtime.array import DeviceArray, DeviceMemoryError, _Allocation
 from warpsim.runtime.kernel import Kernel, LaunchConfig
 from warpsim.runtime.module import Module
 from warpsim.runtime.texture import Texture, check_texture_request
 
-__all__ = ["Device"]
+__all__ = ["Device", "TimedLaunch"]
 
 _log = logging.getLogger(__name__)
 
@@ -55,6 +55,16 @@ class Device:
     max_steps
         Stop a launch with ``StepLimitError`` (a ``LaunchError``) when one warp executes more
         dynamic instructions than this (a guard against infinite loops); None: no limit.
+    config
+        GPU to time launches on: a preset name (``"gtx480"``) or a ``warpsim.arch.GPUConfig``.
+        Giving one turns the cycle-level timing model on (see ``timing``).
+    timing
+        Time every launch on ``config`` (default: on when ``config`` is given). The launch
+        result (``kernel.last_launch``, ``device.last_launch``) then has ``.stats`` (counters
+        such as ``gpu_sim_cycle``, ``gpu_ipc``) and ``.timing`` (a ``TimingResult``);
+        ``device.stats`` sums the counters over all launches. ``timing=False``: functional only.
+    overrides
+        Dotted configuration overrides applied to ``config`` (``["regfile.n_banks=32"]``).
 
     Examples
     --------
@@ -71,7 +81,8 @@ class Device:
                  max_grid_dims: tuple[int, int, int] = (2**31 - 1, 65535, 65535),
                  regs_per_block: int = 65536, trace: bool = False,
                  trace_sink: Callable[[Any], None] | None = None,
-                 memory_bytes: int = 4 << 30, max_steps: int | None = None) -> None:
+                 memory_bytes: int = 4 << 30, max_steps: int | None = None,
+                 config: Any = None, timing: bool | None = None, overrides: Any = ()) -> None:
         for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
                              ("max_threads_per_block", max_threads_per_block),
                              ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
@@ -87,6 +98,15 @@ class Device:
         self.max_grid_dims = tuple(int(d) for d in max_grid_dims)
         self.regs_per_block = int(regs_per_block)
         self.trace = bool(trace)
+        self.timing = bool(config is not None if timing is None else timing)
+        self.gpu_config: Any = None
+        """The timed GPU's ``GPUConfig`` (None for a functional-only device)."""
+        if self.timing:
+            from warpsim.arch import resolve_config
+
+            self.gpu_config = resolve_config("gtx480" if config is None else config,
+                                             overrides=overrides)
+        self._timing_sim: Any = None
         self.trace_sink = trace_sink
         self.memory_bytes = int(memory_bytes)
         if max_steps is not None and (isinstance(max_steps, bool) or
@@ -101,11 +121,13 @@ class Device:
         self._next_texture_handle = 1
         self._modules: list[Module] = []
         self.last_launch: Any = None
-        """The functional executor's result of the most recent launch on this device."""
+        """The result of the most recent launch on this device: the functional executor's
+        ``LaunchResult``, wrapped in a ``TimedLaunch`` (``.stats``, ``.timing``) when timed."""
         self._launch_observers: list[Callable[[Kernel, LaunchConfig, Any], None]] = []
 
     def __repr__(self) -> str:
-        return (f"<warpsim Device {self.arch} functional, {len(self._allocations)} allocations, "
+        mode = f"timed on {self.gpu_config.name}" if self.timing else "functional"
+        return (f"<warpsim Device {self.arch} {mode}, {len(self._allocations)} allocations, "
                 f"{self.allocated_bytes} bytes>")
 
     # -- memory backend (warpsim.functional.memory) -------------------------------------------
@@ -344,11 +366,77 @@ class Device:
             raise LaunchError(kernel.name, "the Device was closed",
                               hint="create a new warpsim.Device() and load the module again")
         textures = {h: t.desc for h, t in self._textures.items()}
+        sink = self.trace_sink
+        sim = self._start_timing(kernel, cfg) if self.timing else None
+        if sim is not None:
+            user_sink = self.trace_sink
+
+            def sink(chunk: Any) -> None:
+                sim.consume(chunk)
+                if user_sink is not None:
+                    user_sink(chunk)
+
         result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
                         params=params, dynamic_shared_bytes=cfg.shared_bytes,
-                        textures=textures, trace=self.trace, trace_sink=self.trace_sink,
-                        max_steps=self.max_steps)
+                        textures=textures, trace=self.trace or sim is not None,
+                        trace_sink=sink, max_steps=self.max_steps)
+        if sim is not None:
+            result = TimedLaunch(result, sim.finish())
         self.last_launch = result
         for observe in self._launch_observers:
             observe(kernel, cfg, result)
         return result
+
+    # -- timing ----------------------------------------------------------------------------------
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """Timing counters summed over every timed launch on this device (``gpu_tot_*``)."""
+        if self._timing_sim is None:
+            return {}
+        return self._timing_sim.cumulative_stats()
+
+    def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
+        """Begin timing one launch (the simulator, and its memory system, persist)."""
+        from warpsim.mechanisms.hooks import noop_hooks
+        from warpsim.ptx.regalloc import allocate_registers
+        from warpsim.timing.driver import TimingSimulator
+        from warpsim.timing.static import build_static
+
+        if self._timing_sim is None:
+            self._timing_sim = TimingSimulator(self.gpu_config, hooks=noop_hooks())
+        program = kernel.module.image.program(kernel.name)
+        cached = getattr(kernel, "_timing_static", None)
+        if cached is None:
+            alloc = allocate_registers(program.fn, schedule=False)  # PTX order, as replayed
+            try:
+                regs = kernel.get_regs_per_thread()
+            except WarpsimError:  # no ptxas: the allocator's count, comparable with ptxas's
+                regs = alloc.regs_per_thread
+            cached = (alloc, regs, build_static(program, alloc, self.gpu_config))
+            kernel._timing_static = cached
+        alloc, regs, tables = cached
+        shmem = int(program.shared_static_bytes) + int(cfg.shared_bytes)
+        self._timing_sim.start(program, alloc, n_ctas=cfg.n_blocks,
+                               cta_threads=cfg.threads_per_block, regs_per_thread=int(regs),
+                               shmem_bytes=shmem, tables=tables, kernel=kernel.name)
+        return self._timing_sim
+
+
+class TimedLaunch:
+    """A timed launch: the functional ``LaunchResult`` (its attributes are available here too)
+    plus ``stats`` (the timing counters and derived metrics) and ``timing`` (``TimingResult``:
+    per-SM counters, cycles, simulation speed, numba compile time)."""
+
+    def __init__(self, functional: Any, timing: Any) -> None:
+        self.functional = functional
+        self.timing = timing
+        self.stats: dict[str, Any] = timing.stats
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.functional, name)
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return (f"<warpsim TimedLaunch {self.functional.kernel}: {s['gpu_sim_cycle']} cycles, "
+                f"{s['gpu_sim_insn']} thread instructions, ipc {s['gpu_ipc']:.3g}>")

@@ -266,9 +266,11 @@ class Kernel:
         The PTX (possibly mangled) name.
     params : list of Param
         The PTX parameters in order.
-    last_launch : LaunchResult or None
+    last_launch : LaunchResult, TimedLaunch or None
         What the functional executor returned for the most recent launch (instruction counts,
-        traces when tracing is on).
+        traces when tracing is on); on a timed device (``Device(config="gtx480")``) a
+        ``TimedLaunch`` that adds ``.stats`` (timing counters) and ``.timing``. The launch call
+        itself returns None, as in numba-cuda.
     """
 
     def __init__(self, module: Module, fn: Function) -> None:

@@ -1,0 +1,74 @@
+"""Hand-computed cycle counts of ALU micro-kernels on one SM with one scheduler (GTX480 otherwise).
+
+The pipeline timing these expectations follow (docs/timing-model.md "Timing of one
+instruction"): the CTA is dispatched in cycle 0, its warp decodes in cycle 1 and issues its first
+instruction in cycle 2. An instruction issued in cycle t enters a collector unit in t+1, reads one
+source operand per cycle from t+2 (GPGPU-Sim 3.2.2: one operand per collector unit per cycle),
+is dispatched to its unit the cycle after its last read (t+2 without sources) and writes back
+``latency`` cycles after dispatch; a dependent instruction issues in that writeback cycle.
+``gpu_sim_cycle`` is the last busy cycle + 1. INT ADD latency 4, SFU latency 39 / interval 4.
+"""
+
+from __future__ import annotations
+
+import pytest
+from timing_helpers import EXIT, Inst, rec, simulate, small_config
+
+X = Inst("exit", kind=EXIT)
+
+
+def _chain(n, reads, cfg=None):
+    insts = [Inst("add", reads=reads, writes=(reads[0],), n_imm=2 - len(reads))
+             for _ in range(n)] + [X]
+    return simulate(cfg or small_config(), insts, [[rec(i) for i in range(n + 1)]])
+
+
+@pytest.mark.parametrize("n", [1, 2, 8])
+def test_dependent_chain_one_source_takes_latency_plus_three_per_link(n):
+    # per link: collector 1 + read 1 + dispatch 1 + latency 4 = 7; first issue at 2, +1 at end
+    r = _chain(n, (2,))
+    assert r.cycles == 3 + 7 * n
+    assert r.stats["gpgpu_n_tot_w_icount"] == n + 1
+    assert r.stats["gpu_sim_insn"] == 32 * (n + 1)
+    assert r.stats["regfile_bank_reads"] == n
+    assert r.stats["regfile_bank_writes"] == n
+
+
+def test_two_sources_read_in_two_cycles_under_gpgpusim_322():
+    # one operand per collector unit per cycle: 8 cycles per link even in different banks
+    assert _chain(8, (2, 3)).cycles == 3 + 8 * 8
+
+
+def test_independent_adds_issue_one_per_cycle():
+    # issue at 2..11, the last one writes back at 11 + 3 + 4 = 18
+    n = 10
+    insts = [Inst("add", reads=(0,), writes=(i + 1,), n_imm=1) for i in range(n)] + [X]
+    r = simulate(small_config(), insts, [[rec(i) for i in range(n + 1)]])
+    assert r.cycles == n + 9
+    assert r.stats["sched_warp_insts_issued"] == n + 1
+
+
+def test_sfu_initiation_interval_spaces_independent_instructions():
+    # dispatches at 5, 9, 13, ... (interval 4); the last result 39 cycles later
+    n = 6
+    insts = [Inst("sin", types=("f32",), mods=("approx",), reads=(0,), writes=(i + 1,))
+             for i in range(n)] + [X]
+    r = simulate(small_config(), insts, [[rec(i) for i in range(n + 1)]])
+    assert r.cycles == 5 + 4 * (n - 1) + 39 + 1
+    assert r.stats["exec_sfu_warp_insts"] == n
+
+
+def test_exit_takes_an_issue_slot():
+    # three 1-warp CTAs dispatched in cycles 0, 1, 2; GTO issues add, exit of warp 0 (2, 3),
+    # of warp 1 (4, 5), of warp 2 (6, 7); warp 2's add writes back at 6 + 3 + 4 = 13
+    insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
+    r = simulate(small_config(), insts, [[rec(0), rec(1)] for _ in range(3)])
+    assert r.cycles == 14
+    assert r.stats["sm_ctas_launched"] == 3
+
+
+def test_thread_instructions_count_executed_lanes():
+    insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
+    r = simulate(small_config(), insts, [[rec(0, mask=0x0000FFFF), rec(1, mask=0x1)]])
+    assert r.stats["gpu_sim_insn"] == 17
+    assert r.stats["exec_int32_thread_insts"] == 16

@@ -1,0 +1,212 @@
+"""CTA dispatch: occupancy limits per SM, round-robin CTA placement, warp launch, warp exit,
+CTA barriers and CTA release.
+
+Follows: GPGPU-Sim 3.x ``shader_core_config::max_cta`` (the minimum over threads, warps, CTAs,
+registers ``(regs + 3) & ~3`` per thread times the warp-padded CTA size, and shared memory;
+``n_regs_alloc_granule`` generalises the ``& ~3``) and ``issue_block2core`` (one CTA per SM per
+cycle, SMs visited round robin after the last one that received a CTA); barriers per warp
+arrival (exited warps count as arrived), hardware warp slots freed when the whole CTA completes.
+Assumptions:
+  [A] ``bar.arrive`` and a barrier's thread count are not modelled: every ``bar.sync`` waits for
+      all live warps of the CTA (the functional executor already checked the program).
+  [A] A warp exits when it has issued its last trace record and every issued instruction has
+      written back (stores: once their lines were sent).
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit, jit_uncached
+from warpsim.arch import GPUConfig
+from warpsim.errors import LaunchError
+from warpsim.stats import (
+    C_SM_CTAS_LAUNCHED,
+    C_SM_WARPS_LAUNCHED,
+)
+from warpsim.timing.consts import (
+    P_CTA_WARPS,
+    P_CTAS_PER_SM,
+    P_LAUNCH_LAT,
+    P_N_CTAS,
+    SC_AGE,
+    SC_CTAS_DONE,
+    SC_LAST_SM,
+    SC_N_DELIVERED,
+    SC_NEXT_CTA,
+    SC_TL_SEQ,
+)
+from warpsim.timing.fields import (
+    F_CTA_ID,
+    F_CTA_N_BAR,
+    F_CTA_N_LIVE,
+    F_CTA_VALID,
+    F_SM_N_CTAS,
+    F_SM_N_WARPS,
+    F_WARP_AGE,
+    F_WARP_AT_BAR,
+    F_WARP_CTA,
+    F_WARP_END,
+    F_WARP_FETCH_READY,
+    F_WARP_GID,
+    F_WARP_IBUF,
+    F_WARP_INFLIGHT,
+    F_WARP_POS,
+    F_WARP_SB_COUNT,
+    F_WARP_TL_ACTIVE,
+    F_WARP_TL_SEQ,
+    F_WARP_VALID,
+    F_WT_BEG,
+    F_WT_END,
+)
+
+__all__ = ["ctas_per_sm", "occupancy_limits", "release_barrier", "tick_dispatch",
+           "warp_try_exit"]
+
+
+def occupancy_limits(cfg: GPUConfig, cta_threads: int, regs_per_thread: int,
+                     shmem_bytes: int) -> dict[str, int]:
+    """CTAs per SM allowed by each resource (GPGPU-Sim ``max_cta``), by resource name."""
+    sm = cfg.sm
+    warps = -(-cta_threads // sm.n_threads_per_warp)
+    padded = warps * sm.n_threads_per_warp
+    granule = sm.n_regs_alloc_granule
+    regs = -(-regs_per_thread // granule) * granule * padded
+    out = {"ctas": sm.n_max_ctas, "threads": sm.n_max_threads // padded,
+           "warps": sm.n_max_warps // warps,
+           "registers": sm.n_registers // regs if regs else sm.n_max_ctas,
+           "shared_memory": cfg.shmem.size_bytes // shmem_bytes if shmem_bytes else
+           sm.n_max_ctas}
+    if regs > sm.n_max_regs_per_cta:
+        out["registers"] = 0
+    if shmem_bytes > cfg.shmem.cta_limit_bytes:
+        out["shared_memory"] = 0
+    return out
+
+
+def ctas_per_sm(cfg: GPUConfig, cta_threads: int, regs_per_thread: int,
+                shmem_bytes: int, kernel: str = "") -> int:
+    """Resident CTAs one SM can hold; ``LaunchError`` when not even one fits."""
+    lim = occupancy_limits(cfg, cta_threads, regs_per_thread, shmem_bytes)
+    n = min(lim.values())
+    if n < 1:
+        short = [k for k, v in lim.items() if v < 1]
+        raise LaunchError(kernel or "<kernel>", f"one CTA of {cta_threads} threads, "
+                          f"{regs_per_thread} registers per thread and {shmem_bytes} bytes of "
+                          f"shared memory does not fit on an SM of {cfg.name} "
+                          f"(limited by {', '.join(short)})",
+                          hint="use smaller blocks or fewer registers/shared memory")
+    return n
+
+
+@jit
+def release_barrier(st, sm, c):  # pragma: no cover - jit
+    """Release every warp of CTA slot ``c`` waiting at its barrier."""
+    for w in range(st.warp.shape[1]):
+        if st.warp[sm, w, F_WARP_CTA] == c and st.warp[sm, w, F_WARP_AT_BAR] != 0:
+            st.warp[sm, w, F_WARP_AT_BAR] = 0
+    st.cta[sm, c, F_CTA_N_BAR] = 0
+
+
+@jit_uncached
+def warp_try_exit(st, sm, w, cycle, hs, on_cta_release):  # pragma: no cover - jit
+    """Retire warp ``w`` when it has issued and completed everything; release its CTA when it
+    was the last. Returns True when the warp exited."""
+    if st.warp[sm, w, F_WARP_VALID] == 0:
+        return False
+    if (st.warp[sm, w, F_WARP_POS] < st.warp[sm, w, F_WARP_END]
+            or st.warp[sm, w, F_WARP_INFLIGHT] != 0):
+        return False
+    st.warp[sm, w, F_WARP_VALID] = 0
+    st.warp[sm, w, F_WARP_IBUF] = 0
+    st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
+    st.smv[sm, F_SM_N_WARPS] -= 1
+    c = st.warp[sm, w, F_WARP_CTA]
+    st.cta[sm, c, F_CTA_N_LIVE] -= 1
+    if st.cta[sm, c, F_CTA_N_LIVE] == 0:
+        for v in range(st.warp.shape[1]):
+            if st.warp[sm, v, F_WARP_CTA] == c:
+                st.warp[sm, v, F_WARP_CTA] = -1
+        st.cta[sm, c, F_CTA_VALID] = 0
+        st.cta[sm, c, F_CTA_N_BAR] = 0
+        st.smv[sm, F_SM_N_CTAS] -= 1
+        st.cta_done[st.cta[sm, c, F_CTA_ID]] = 1
+        st.sc[SC_CTAS_DONE] += 1
+        on_cta_release(hs, sm, c, cycle)
+    elif 0 < st.cta[sm, c, F_CTA_N_BAR] >= st.cta[sm, c, F_CTA_N_LIVE]:
+        release_barrier(st, sm, c)
+    return True
+
+
+@jit_uncached
+def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release):  # pragma: no cover
+    """Place CTA ``cta`` on ``sm``: a CTA slot and one warp slot per warp."""
+    c = 0
+    while st.cta[sm, c, F_CTA_VALID] != 0:
+        c += 1
+    wpc = prm[P_CTA_WARPS]
+    st.cta[sm, c, F_CTA_VALID] = 1
+    st.cta[sm, c, F_CTA_ID] = cta
+    st.cta[sm, c, F_CTA_N_LIVE] = wpc
+    st.cta[sm, c, F_CTA_N_BAR] = 0
+    st.smv[sm, F_SM_N_CTAS] += 1
+    st.smv[sm, F_SM_N_WARPS] += wpc
+    w = 0
+    for i in range(wpc):
+        while st.warp[sm, w, F_WARP_CTA] != -1:
+            w += 1
+        gw = cta * wpc + i
+        st.warp[sm, w, F_WARP_CTA] = c
+        st.warp[sm, w, F_WARP_VALID] = 1
+        st.warp[sm, w, F_WARP_GID] = gw
+        st.warp[sm, w, F_WARP_POS] = tw.wt[gw, F_WT_BEG]
+        st.warp[sm, w, F_WARP_END] = tw.wt[gw, F_WT_END]
+        st.warp[sm, w, F_WARP_IBUF] = 0
+        st.warp[sm, w, F_WARP_FETCH_READY] = cycle + 1
+        st.warp[sm, w, F_WARP_AGE] = st.sc[SC_AGE]
+        st.sc[SC_AGE] += 1
+        st.warp[sm, w, F_WARP_AT_BAR] = 0
+        st.warp[sm, w, F_WARP_INFLIGHT] = 0
+        for k in range(st.warp_sb.shape[2]):
+            st.warp_sb[sm, w, k] = 0
+            st.warp_sb_long[sm, w, k] = 0
+        st.warp[sm, w, F_WARP_SB_COUNT] = 0
+        st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
+        st.warp[sm, w, F_WARP_TL_SEQ] = st.sc[SC_TL_SEQ]
+        st.sc[SC_TL_SEQ] += 1
+    counters[sm, C_SM_CTAS_LAUNCHED] += 1
+    counters[sm, C_SM_WARPS_LAUNCHED] += wpc
+    for v in range(st.warp.shape[1]):  # warps without records exit at once
+        if st.warp[sm, v, F_WARP_CTA] == c:
+            warp_try_exit(st, sm, v, cycle, hs, on_cta_release)
+
+
+@jit_uncached
+def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit,
+                  on_cta_release):  # pragma: no cover - jit
+    """Give at most one new CTA to each SM that has room, SMs in round-robin order starting
+    after the last SM that received one. Returns True when a CTA was placed."""
+    if cycle < prm[P_LAUNCH_LAT]:
+        return False
+    n_sms = st.warp.shape[0]
+    first = st.sc[SC_LAST_SM] + 1
+    progress = False
+    wpc = prm[P_CTA_WARPS]
+    n_w = st.warp.shape[1]
+    for i in range(n_sms):
+        sm = (first + i) % n_sms
+        cta = st.sc[SC_NEXT_CTA]
+        if cta >= prm[P_N_CTAS] or cta >= st.sc[SC_N_DELIVERED]:
+            break
+        fits = st.smv[sm, F_SM_N_CTAS] < prm[P_CTAS_PER_SM]
+        if fits:
+            free = 0
+            for w in range(n_w):
+                if st.warp[sm, w, F_WARP_CTA] == -1:
+                    free += 1
+            fits = free >= wpc
+        if not cta_fit(hs, sm, cta, fits):
+            continue
+        _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release)
+        st.sc[SC_NEXT_CTA] = cta + 1
+        st.sc[SC_LAST_SM] = sm
+        progress = True
+    return progress

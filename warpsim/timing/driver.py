@@ -1,0 +1,389 @@
+"""The Python side of the timing model: static tables and state per launch, the trace window
+fed by the functional executor's ``trace_sink``, the jitted cycle loop, and statistics.
+
+Follows: ARCHITECTURE.md §1 (the timing pass replays the functional pass's per-warp traces),
+§8-§9 (bounded memory: the engine runs inside the sink until it needs CTAs not delivered yet,
+so at most about two CTA batches of records are held); STYLE.md §2.4-§2.5 (int64 counters,
+export and derived metrics after the run; numba compile time reported separately).
+docs/timing-model.md describes the model and its GPGPU-Sim options.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from warpsim._jit import jit
+from warpsim.arch import BankMapping, GPUConfig, SchedPolicy
+from warpsim.errors import BarrierDeadlockError, InternalError
+from warpsim.stats import (
+    C_GPU_SIM_CYCLE,
+    C_GPU_SIM_INSN,
+    C_GPU_TOT_SIM_CYCLE,
+    C_GPU_TOT_SIM_INSN,
+    derive,
+    export,
+    export_per_sm,
+    make_counts,
+)
+from warpsim.timing import consts as tc
+from warpsim.timing import fields as fl
+from warpsim.timing.dispatch import ctas_per_sm
+from warpsim.timing.engine import run_engine
+from warpsim.timing.fields import (
+    F_CTA_ID,
+    F_WARP_AT_BAR,
+    F_WARP_CTA,
+    F_WARP_VALID,
+)
+from warpsim.timing.state import CoreState, TraceWindow, empty_window, make_core_state
+from warpsim.timing.static import StaticTables, build_static
+
+__all__ = ["BRANCH_BUBBLE_CYCLES", "MemSystem", "TimingResult", "TimingSimulator",
+           "default_memsys", "popcount32"]
+
+BRANCH_BUBBLE_CYCLES = 1
+"""[A] Cycles after a branch issues before its warp fetches again (GPGPU-Sim flushes the
+I-buffer and refetches; no config field)."""
+
+_MAX_CYCLES = 1 << 62
+
+
+class MemSystem(NamedTuple):
+    """The memory system behind the LD/ST unit (docs/dev-contracts.md "Timing engine")."""
+
+    make_mem_state: Any
+    mem_access: Any
+    tick_memsys: Any
+    mem_next_event: Any
+    mem_pop_completion: Any
+    kind_map: np.ndarray
+    """``kind_map[MK_*]`` int64: the memory system's ``MEM_*`` kind of each memory kind."""
+    flush_counters: Any = None
+    """``mem_flush_counters(ms, counters)``: adds counts the memory system buffered (or None)."""
+    has_completion: Any = None
+    """``mem_has_completion(ms) -> bool``: False when no SM has a completion queued, a cheap
+    guard of the per-SM completion poll (None: always poll)."""
+
+
+def default_memsys() -> MemSystem:
+    """The project's memory system (``timing/memsys.py``)."""
+    try:
+        from warpsim.timing import memconsts as mc
+        from warpsim.timing import memsys as m
+    except ImportError as exc:  # the memory system is developed separately
+        raise InternalError(f"the memory system (warpsim.timing.memsys) is not available: "
+                            f"{exc}") from None
+    km = np.zeros(tc.N_MEM_KINDS, np.int64)
+    km[tc.MK_LD_GLOBAL] = km[tc.MK_LD_GENERIC] = mc.MEM_LD_GLOBAL
+    km[tc.MK_ST_GLOBAL] = km[tc.MK_ST_GENERIC] = mc.MEM_ST_GLOBAL
+    km[tc.MK_LD_LOCAL] = mc.MEM_LD_LOCAL
+    km[tc.MK_ST_LOCAL] = mc.MEM_ST_LOCAL
+    km[tc.MK_LD_CONST] = mc.MEM_LD_CONST
+    km[tc.MK_LD_TEX] = mc.MEM_LD_TEX
+    km[tc.MK_ATOMIC] = km[tc.MK_ATOMIC_GENERIC] = mc.MEM_ATOMIC
+    return MemSystem(m.make_mem_state, m.mem_access, m.tick_memsys, m.mem_next_event,
+                     m.mem_pop_completion, km, m.mem_flush_counters,
+                     getattr(m, "mem_has_completion", None))
+
+
+@dataclass(slots=True)
+class TimingResult:
+    """Timing statistics of one launch."""
+
+    stats: dict[str, Any]
+    """Flat counters (``warpsim.stats`` names) plus derived metrics (``gpu_ipc``, ...)."""
+    per_sm: dict[str, list[int]]
+    """Per-SM detail of every array counter."""
+    cycles: int
+    """``gpu_sim_cycle``."""
+    wall_s: float
+    """Wall time of the timing pass (engine and trace handling), numba compilation excluded."""
+    warp_inst_per_s: float
+    """Simulated warp instructions per wall second of the timing pass."""
+    numba_compile_s: float = 0.0
+    """Time spent compiling the cycle loop for this launch (0 when already compiled)."""
+    occupancy: dict[str, int] = field(default_factory=dict)
+    """CTAs per SM allowed by each resource, and ``ctas_per_sm``."""
+
+
+@jit
+def _always(ms):  # pragma: no cover - jit
+    """Completion guard of a memory system without ``mem_has_completion``: always poll."""
+    return True
+
+
+def popcount32(x: np.ndarray) -> np.ndarray:
+    """Set bits of each uint32 (int32 result)."""
+    v = x.astype(np.uint32)
+    v = v - ((v >> 1) & 0x55555555)
+    v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F
+    return ((v * np.uint32(0x01010101)) >> 24).astype(np.int32)
+
+
+def _params(cfg: GPUConfig, skip_idle: bool) -> np.ndarray:
+    sm, rf = cfg.sm, cfg.regfile
+    prm = np.zeros(tc.N_PARAMS, np.int64)
+    prm[tc.P_N_SCHED] = sm.n_schedulers
+    prm[tc.P_POLICY] = {SchedPolicy.LRR: tc.POL_LRR, SchedPolicy.GTO: tc.POL_GTO,
+                       SchedPolicy.TWO_LEVEL: tc.POL_TWO_LEVEL,
+                       SchedPolicy.OLDEST: tc.POL_OLDEST}[sm.sched_policy]
+    prm[tc.P_TL_ACTIVE] = sm.n_two_level_active_warps
+    prm[tc.P_MAX_ISSUE] = sm.n_max_issue_per_warp
+    prm[tc.P_IBUF] = sm.ibuffer_entries
+    prm[tc.P_SB_ENTRIES] = sm.scoreboard_entries
+    prm[tc.P_N_FETCH] = sm.n_fetch_per_cycle
+    prm[tc.P_N_DECODE] = sm.n_decode_per_cycle
+    prm[tc.P_N_BANKS] = rf.n_banks
+    mapping = rf.bank_mapping
+    if sm.sub_core_model:
+        mapping = BankMapping.SUB_CORE
+    prm[tc.P_BANK_MAP] = {BankMapping.WARP_SKEWED: tc.BANK_MAP_WARP_SKEWED,
+                         BankMapping.LINEAR: tc.BANK_MAP_LINEAR,
+                         BankMapping.SUB_CORE: tc.BANK_MAP_SUB_CORE}[mapping]
+    prm[tc.P_RD_PORTS] = rf.n_read_ports_per_bank
+    prm[tc.P_WR_PORTS] = rf.n_write_ports_per_bank
+    prm[tc.P_OC_STEPS] = min(rf.n_oc_steps_per_cycle, 8)
+    prm[tc.P_SINGLE_READ] = int(rf.collector_single_read_per_cycle)
+    prm[tc.P_EX_WB] = cfg.pipelines.n_ex_wb_slots
+    prm[tc.P_SHMEM_LAT] = cfg.shmem.latency_cycles
+    prm[tc.P_PARAM_LAT] = cfg.l1c.hit_latency_cycles
+    prm[tc.P_LDST_LAT] = cfg.pipelines.ldst.latency_cycles
+    prm[tc.P_LAUNCH_LAT] = cfg.kernel_launch_latency_cycles
+    prm[tc.P_SKIP_IDLE] = int(skip_idle)
+    prm[tc.P_BRANCH_BUBBLE] = BRANCH_BUBBLE_CYCLES
+    prm[tc.P_MAX_WARPS] = sm.n_max_warps
+    prm[tc.P_TEX_LAT] = cfg.l1t.hit_latency_cycles
+    return prm
+
+
+@dataclass(slots=True)
+class _Chunk:
+    first_cta: int
+    n_ctas: int
+    cols: tuple[np.ndarray, ...]
+    """pc, nthr, nlines, nsec, bank, line0 (chunk-local), per-warp contiguous."""
+    lines: np.ndarray
+
+
+class _Launch:
+    """One launch in progress: static tables, state, the trace window."""
+
+    def __init__(self, sim: TimingSimulator, tables: StaticTables, n_ctas: int,
+                 cta_threads: int, n_per_sm: int, regs: int, shmem: int) -> None:
+        cfg = sim.cfg
+        self.tables = tables
+        self.n_ctas = n_ctas
+        self.wpc = -(-cta_threads // cfg.sm.n_threads_per_warp)
+        self.state: CoreState = make_core_state(cfg, tables, n_ctas)
+        self.state.sc[tc.SC_LAST_SM] = cfg.sm.n_sms - 1
+        self.start_cycle = sim.clock
+        self.state.sc[tc.SC_CYCLE] = sim.clock
+        self.prm = sim.prm.copy()
+        self.prm[tc.P_CTAS_PER_SM] = n_per_sm
+        self.prm[tc.P_CTA_WARPS] = self.wpc
+        self.prm[tc.P_CTA_THREADS] = cta_threads
+        self.prm[tc.P_CTA_REGS] = regs
+        self.prm[tc.P_CTA_SHMEM] = shmem
+        self.prm[tc.P_N_CTAS] = n_ctas
+        self.prm[tc.P_LAUNCH_LAT] += sim.clock  # the launch latency counts from the launch
+        self.counts = make_counts(cfg.sm.n_sms)
+        self.window: TraceWindow = empty_window(max(1, n_ctas * self.wpc))
+        self.chunks: list[_Chunk] = []
+        self.rec_total = 0
+        self.base_chunk = 0
+        self.base_rec = 0
+        self.chunk_recs: list[int] = []
+        self.status = tc.ST_NEED_CTAS
+        self.wall = 0.0
+
+
+class TimingSimulator:
+    """Cycle-level timing of launches on GPU ``cfg``, fed by functional-executor traces.
+
+    Usage: ``sim.start(program, alloc, n_ctas=..., cta_threads=..., regs_per_thread=...,
+    shmem_bytes=...)``, then ``sim.consume(chunk)`` for each ``TraceChunk`` (pass it as the
+    executor's ``trace_sink``), then ``sim.finish() -> TimingResult``. ``hooks`` is a
+    ``warpsim.mechanisms.hooks.Hooks`` (the runtime passes the no-op set), ``hook_state`` the
+    mechanisms' state; ``memsys`` a ``MemSystem`` (default: ``timing/memsys.py``). The memory
+    system's state persists across launches (warm L2), counters are per launch and cumulative.
+    """
+
+    def __init__(self, cfg: GPUConfig, *, hooks: Any, hook_state: Any = None,
+                 memsys: MemSystem | None = None, skip_idle_cycles: bool = True,
+                 max_cycles: int = _MAX_CYCLES) -> None:
+        self.cfg = cfg
+        self.hooks = hooks
+        self.hook_state = hook_state if hook_state is not None else np.zeros(1, np.int64)
+        self.memsys = memsys if memsys is not None else default_memsys()
+        self.ms = self.memsys.make_mem_state(cfg)
+        self.prm = _params(cfg, skip_idle_cycles)
+        self.max_cycles = int(max_cycles)
+        self.total_counts = make_counts(cfg.sm.n_sms)
+        self.total_cycles = 0
+        self.clock = 0
+        """Core clock of the memory system: launches continue where the last one ended, so the
+        memory system's pending timings stay meaningful (GPGPU-Sim ``gpu_tot_sim_cycle``)."""
+        self._compiled = False
+        self._launch: _Launch | None = None
+        self.n_launches = 0
+
+    # -- launch lifecycle ------------------------------------------------------------------------
+    def start(self, program: Any, alloc: Any, *, n_ctas: int, cta_threads: int,
+              regs_per_thread: int, shmem_bytes: int, tables: StaticTables | None = None,
+              kernel: str = "") -> None:
+        """Begin a launch of ``program`` (``functional.program.Program``) whose registers are
+        ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``)."""
+        from warpsim.timing.dispatch import occupancy_limits
+
+        tables = tables if tables is not None else build_static(program, alloc, self.cfg)
+        n_per_sm = ctas_per_sm(self.cfg, cta_threads, regs_per_thread, shmem_bytes,
+                               kernel or getattr(program, "name", ""))
+        self._compile_s = 0.0 if self._compiled else self._warm(tables)
+        lw = _Launch(self, tables, n_ctas, cta_threads, n_per_sm, regs_per_thread, shmem_bytes)
+        lw.occupancy = {**occupancy_limits(self.cfg, cta_threads, regs_per_thread, shmem_bytes),
+                        "ctas_per_sm": n_per_sm}
+        lw.kernel = kernel or getattr(program, "name", "")
+        self._launch = lw
+
+    def consume(self, chunk: Any) -> None:
+        """Add one ``TraceChunk`` (a CTA batch) and run the engine as far as it allows."""
+        lw = self._need_launch()
+        t0 = time.perf_counter()
+        order = chunk.order
+        pc = chunk.pc[order]
+        cols = (pc.astype(np.int32, copy=False), popcount32(chunk.exec_mask[order]),
+                chunk.n_lines[order].astype(np.int32), chunk.n_sectors[order].astype(np.int32),
+                chunk.bank_conflict[order].astype(np.int32), chunk.line_start[order])
+        first = int(chunk.warp_cta[0]) if chunk.n_warps else 0
+        k = -(-chunk.n_warps // lw.wpc) if chunk.n_warps else 0
+        gw = (chunk.warp_cta.astype(np.int64) * lw.wpc + chunk.warp_in_cta)
+        off = chunk.offsets.astype(np.int64)
+        lw.window.wt[gw, fl.F_WT_BEG] = lw.rec_total + off[:-1]
+        lw.window.wt[gw, fl.F_WT_END] = lw.rec_total + off[1:]
+        lw.chunks.append(_Chunk(first, k, cols, chunk.lines.astype(np.int64)))
+        lw.chunk_recs.append(lw.rec_total)
+        lw.rec_total += int(pc.size)
+        self._rebuild_window(lw, first + k)
+        lw.wall += time.perf_counter() - t0
+        self._run(lw)
+
+    def finish(self) -> TimingResult:
+        """Run the launch to completion and return its statistics."""
+        lw = self._need_launch()
+        lw.state.sc[tc.SC_FINAL] = 1
+        if lw.status != tc.ST_DONE:
+            self._run(lw)
+        if lw.status != tc.ST_DONE:
+            self._raise(lw)
+        cycles = int(lw.state.sc[tc.SC_CYCLE]) - lw.start_cycle
+        self.clock = int(lw.state.sc[tc.SC_CYCLE])
+        counts = lw.counts
+        if self.memsys.flush_counters is not None:
+            self.memsys.flush_counters(self.ms, counts)
+        counts[:, C_GPU_SIM_CYCLE] = cycles
+        self.total_cycles += cycles
+        self.total_counts += counts
+        counts[:, C_GPU_TOT_SIM_CYCLE] = self.total_cycles
+        counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
+        self.total_counts[:, C_GPU_TOT_SIM_CYCLE] = self.total_cycles
+        self.total_counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
+        flat: dict[str, Any] = dict(export(counts))
+        flat.update(derive(flat))
+        n_w = flat["gpgpu_n_tot_w_icount"]
+        res = TimingResult(stats=flat, per_sm=export_per_sm(counts), cycles=cycles,
+                           wall_s=lw.wall, warp_inst_per_s=n_w / lw.wall if lw.wall > 0 else 0.0,
+                           numba_compile_s=self._compile_s, occupancy=lw.occupancy)
+        self._launch = None
+        self.n_launches += 1
+        return res
+
+    def cumulative_stats(self) -> dict[str, Any]:
+        """Counters summed over every finished launch (``gpu_tot_*`` included)."""
+        flat: dict[str, Any] = dict(export(self.total_counts))
+        flat["gpu_sim_cycle"] = self.total_cycles
+        flat.update(derive(flat))
+        return flat
+
+    # -- internals -------------------------------------------------------------------------------
+    def _need_launch(self) -> _Launch:
+        if self._launch is None:
+            raise InternalError("TimingSimulator: no launch in progress (call start first)")
+        return self._launch
+
+    def _rebuild_window(self, lw: _Launch, delivered: int) -> None:
+        """Drop fully finished chunks at the front; concatenate the rest into the window."""
+        done = lw.state.cta_done
+        while lw.base_chunk < len(lw.chunks) - 1:
+            c = lw.chunks[lw.base_chunk]
+            if c is None or bool(done[c.first_cta:c.first_cta + c.n_ctas].all()):
+                lw.chunks[lw.base_chunk] = None  # type: ignore[call-overload]
+                lw.base_chunk += 1
+            else:
+                break
+        live = [c for c in lw.chunks[lw.base_chunk:] if c is not None]
+        n = sum(c.cols[0].size for c in live)
+        rec = np.empty((n, fl.N_REC_FIELDS), np.int64)
+        for i, col in enumerate((fl.F_REC_PC, fl.F_REC_NTHR, fl.F_REC_NLINES, fl.F_REC_NSEC,
+                                 fl.F_REC_BANK)):
+            rec[:, col] = np.concatenate([c.cols[i] for c in live])
+        line_off = np.cumsum([0] + [c.lines.size for c in live[:-1]])
+        rec[:, fl.F_REC_LINE0] = np.concatenate(
+            [c.cols[5] + o for c, o in zip(live, line_off, strict=True)])
+        lw.window = TraceWindow(base=np.array([lw.chunk_recs[lw.base_chunk]], np.int64),
+                                wt=lw.window.wt, rec=rec,
+                                lines=np.concatenate([c.lines for c in live]))
+        lw.state.sc[tc.SC_N_DELIVERED] = delivered
+
+    def _call(self, lw: _Launch, state: CoreState, window: TraceWindow, counts: np.ndarray,
+              ms: Any, prm: np.ndarray, tables: StaticTables) -> int:
+        h = self.hooks
+        m = self.memsys
+        return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, m.mem_access,
+                              m.tick_memsys, m.mem_next_event, m.mem_pop_completion,
+                              m.has_completion if m.has_completion is not None else _always,
+                              self.hook_state, h.cta_fit, h.on_cta_release, h.issue_priority,
+                              h.can_issue, h.on_issue, h.on_operand_read, h.on_writeback,
+                              h.on_retire, self.max_cycles))
+
+    def _run(self, lw: _Launch) -> None:
+        t0 = time.perf_counter()
+        lw.status = self._call(lw, lw.state, lw.window, lw.counts, self.ms, lw.prm, lw.tables)
+        lw.wall += time.perf_counter() - t0
+        if lw.status in (tc.ST_FAULT, tc.ST_CYCLE_LIMIT):
+            self._raise(lw)
+
+    def _warm(self, tables: StaticTables) -> float:
+        """Compile the cycle loop (an empty launch with the same types); returns seconds."""
+        t0 = time.perf_counter()
+        prm = self.prm.copy()
+        state = make_core_state(self.cfg, tables, 0)
+        state.sc[tc.SC_FINAL] = 1
+        window = empty_window(1)
+        ms = self.memsys.make_mem_state(self.cfg)
+        self._call(None, state, window, make_counts(self.cfg.sm.n_sms), ms,  # type: ignore
+                   prm, tables)
+        self._compiled = True
+        return time.perf_counter() - t0
+
+    def _raise(self, lw: _Launch) -> None:
+        st = lw.state
+        if lw.status == tc.ST_CYCLE_LIMIT:
+            raise InternalError(f"timing of {lw.kernel} stopped at the cycle limit "
+                                f"{self.max_cycles}")
+        waiting = [(sm, w) for sm in range(st.warp.shape[0])
+                   for w in range(st.warp.shape[1])
+                   if st.warp[sm, w, F_WARP_VALID] and st.warp[sm, w, F_WARP_AT_BAR]]
+        if waiting:
+            sm, w = waiting[0]
+            cta = int(st.cta[sm, st.warp[sm, w, F_WARP_CTA], F_CTA_ID])
+            raise BarrierDeadlockError(lw.kernel, (cta, 0, 0),
+                                       f"timing model: warps wait at a barrier on SM {sm} "
+                                       "that the rest of their CTA never reaches")
+        raise InternalError(f"timing of {lw.kernel} deadlocked at cycle "
+                            f"{int(st.sc[tc.SC_CYCLE])} (status {lw.status}): no unit can make "
+                            "progress; this is a warpsim bug")

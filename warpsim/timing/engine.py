@@ -1,0 +1,254 @@
+"""The cycle loop of the SM cores: every SM's units ticked back to front (writeback, execute,
+operand collect, issue, decode), then CTA dispatch and the memory system; idle cycles skipped.
+
+Follows: GPGPU-Sim 3.2.2 ``shader_core_ctx::cycle`` (writeback, execute, read_operands, issue,
+decode, fetch, so an instruction advances one stage per cycle) and ``gpgpu_sim::cycle`` (CTA
+issue to cores, memory partitions); STYLE.md §2.4 (tick functions report progress; when nothing
+progressed the clock jumps to the next event and every per-cycle counter advances by the jump;
+hooks and the memory system are jitted functions passed as arguments, one uncached loop).
+Assumptions:
+  [A] Idle skipping: a cycle in which no SM unit, the dispatcher or the memory system changed
+      state is repeated identically until the next timed event (a result becoming ready, a
+      unit's initiation interval ending, a fetch becoming possible, the launch latency, the
+      memory system's next event), so its counter increments are multiplied by the skipped
+      count. Round-robin pointers derive from the clock, so skipping changes nothing else.
+  [A] The launch ends on the first cycle after every CTA finished and the memory system holds
+      nothing (GPGPU-Sim also waits for outstanding memory before a kernel ends).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim._jit import jit, jit_uncached
+from warpsim.stats import (
+    C_SCHED_ACTIVE_CYCLES,
+    C_SCHED_BARRIER_STALL_CYCLES,
+    C_SCHED_IBUFFER_EMPTY_CYCLES,
+    C_SCHED_IDLE_CYCLES,
+    C_SM_ACTIVE_CYCLES,
+    C_SM_ACTIVE_WARP_CYCLES,
+    C_SM_IDLE_CYCLES,
+)
+from warpsim.timing.consts import (
+    INT64_MAX,
+    P_CTAS_PER_SM,
+    P_IBUF,
+    P_LAUNCH_LAT,
+    P_N_CTAS,
+    P_N_SCHED,
+    P_OC_STEPS,
+    P_POLICY,
+    P_SKIP_IDLE,
+    POL_TWO_LEVEL,
+    SC_CTAS_DONE,
+    SC_CYCLE,
+    SC_FAULT,
+    SC_FINAL,
+    SC_N_DELIVERED,
+    SC_NEXT_CTA,
+    ST_CYCLE_LIMIT,
+    ST_DONE,
+    ST_FAULT,
+    ST_NEED_CTAS,
+)
+from warpsim.timing.dispatch import tick_dispatch
+from warpsim.timing.fields import (
+    F_CU_VALID,
+    F_IDOC_COUNT,
+    F_LDST_CUR,
+    F_SM_LINES_OUT,
+    F_SM_N_CTAS,
+    F_SM_N_WARPS,
+    F_SM_NEXT_WB,
+    F_WARP_AT_BAR,
+    F_WARP_END,
+    F_WARP_FETCH_READY,
+    F_WARP_IBUF,
+    F_WARP_POS,
+    F_WARP_VALID,
+)
+from warpsim.timing.pipeline import (
+    dispatch_ready_collectors,
+    tick_execute,
+    tick_writeback,
+)
+from warpsim.timing.regfile import tick_operand_collector
+from warpsim.timing.sched import tick_decode, tick_issue
+
+__all__ = ["FAULT_DEADLOCK", "next_event", "run_engine"]
+
+FAULT_DEADLOCK = 1
+"""``sc[SC_FAULT]``: nothing can ever happen again but CTAs are unfinished."""
+
+
+@jit
+def next_event(st, prm, cycle):  # pragma: no cover - jit
+    """Earliest cycle > ``cycle`` at which a core unit can change state (INT64_MAX: never)."""
+    nxt = INT64_MAX
+    if prm[P_LAUNCH_LAT] > cycle:
+        nxt = prm[P_LAUNCH_LAT]
+    n_sms = st.warp.shape[0]
+    for sm in range(n_sms):
+        if st.smv[sm, F_LDST_CUR] >= 0:
+            return cycle + 1
+        v = st.smv[sm, F_SM_NEXT_WB]
+        if v < INT64_MAX:
+            nxt = min(nxt, max(v, cycle + 1))
+        for u in range(st.unit_free_at.shape[1]):
+            v = st.unit_free_at[sm, u]
+            if cycle < v < nxt:
+                nxt = v
+        for w in range(st.warp.shape[1]):
+            if st.warp[sm, w, F_WARP_VALID] != 0:
+                v = st.warp[sm, w, F_WARP_FETCH_READY]
+                if cycle < v < nxt:
+                    nxt = v
+    return nxt
+
+
+@jit
+def _has_instruction(st, sm):  # pragma: no cover - jit
+    """Some warp of the SM has a decoded instruction and is not held at a barrier."""
+    for w in range(st.warp.shape[1]):
+        if (st.warp[sm, w, F_WARP_VALID] != 0 and st.warp[sm, w, F_WARP_IBUF] > 0
+                and st.warp[sm, w, F_WARP_AT_BAR] == 0):
+            return True
+    return False
+
+
+@jit
+def _count_empty_schedulers(st, counters, sm, n_sched):  # pragma: no cover - jit
+    """The stall classification of ``tick_issue`` when no warp has an instruction."""
+    n_w = st.warp.shape[1]
+    for s in range(n_sched):
+        counters[sm, C_SCHED_ACTIVE_CYCLES] += 1
+        any_warp = False
+        any_bar = False
+        for w in range(s, n_w, n_sched):
+            if st.warp[sm, w, F_WARP_VALID] != 0:
+                any_warp = True
+                if st.warp[sm, w, F_WARP_AT_BAR] != 0:
+                    any_bar = True
+        if any_bar:
+            counters[sm, C_SCHED_BARRIER_STALL_CYCLES] += 1
+        elif any_warp:
+            counters[sm, C_SCHED_IBUFFER_EMPTY_CYCLES] += 1
+        else:
+            counters[sm, C_SCHED_IDLE_CYCLES] += 1
+
+
+@jit
+def _can_decode(st, sm, cycle, cap):  # pragma: no cover - jit
+    """Some warp of the SM could fetch this cycle (``tick_decode`` rechecks branches)."""
+    for w in range(st.warp.shape[1]):
+        if (st.warp[sm, w, F_WARP_VALID] != 0 and st.warp[sm, w, F_WARP_FETCH_READY] <= cycle
+                and st.warp[sm, w, F_WARP_IBUF] < cap
+                and st.warp[sm, w, F_WARP_POS] + st.warp[sm, w, F_WARP_IBUF]
+                < st.warp[sm, w, F_WARP_END]):
+            return True
+    return False
+
+
+@jit
+def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
+    """A CTA is waiting and some SM has a free CTA slot (``tick_dispatch`` decides)."""
+    cta = st.sc[SC_NEXT_CTA]
+    if cycle < prm[P_LAUNCH_LAT] or cta >= prm[P_N_CTAS] or cta >= st.sc[SC_N_DELIVERED]:
+        return False
+    for sm in range(st.smv.shape[0]):
+        if st.smv[sm, F_SM_N_CTAS] < prm[P_CTAS_PER_SM]:
+            return True
+    return False
+
+
+@jit_uncached
+def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_memsys,
+               mem_next_event, mem_pop_completion, mem_has_completion, hs, cta_fit,
+               on_cta_release, issue_priority, can_issue, on_issue, on_operand_read,
+               on_writeback, on_retire, max_cycle):  # pragma: no cover - jit
+    """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may
+    need CTAs not delivered yet (ST_NEED_CTAS; resume later at the same cycle), a deadlock
+    (ST_FAULT) or ``max_cycle`` (ST_CYCLE_LIMIT)."""
+    n_sms = st.warp.shape[0]
+    skip = prm[P_SKIP_IDLE] != 0
+    snap = np.empty_like(counters)
+    sc = st.sc
+    n_ctas = prm[P_N_CTAS]
+    two_level = prm[P_POLICY] == POL_TWO_LEVEL
+    n_sched = prm[P_N_SCHED]
+    ibuf_cap = prm[P_IBUF]
+    while True:
+        cycle = sc[SC_CYCLE]
+        if (sc[SC_FINAL] == 0 and sc[SC_NEXT_CTA] < n_ctas
+                and sc[SC_N_DELIVERED] - sc[SC_NEXT_CTA] < n_sms):
+            return ST_NEED_CTAS
+        if cycle >= max_cycle:
+            return ST_CYCLE_LIMIT
+        snap[:, :] = counters
+        progress = False
+        # a call costs about 15 ns per array of its tuple arguments: units are only called
+        # when they can have work (the checks below are exact, not heuristics)
+        poll = mem_has_completion(ms)
+        for sm in range(n_sms):  # each SM's units back to front
+            if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
+                if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
+                                  hs, on_writeback, on_retire, on_cta_release):
+                    progress = True
+            if st.smv[sm, F_LDST_CUR] >= 0:
+                if tick_execute(st, tw, counters, sm, cycle, ms, mem_access, mem_kind_map):
+                    progress = True
+            busy = False
+            for i in range(st.cu.shape[1]):
+                if st.cu[sm, i, F_CU_VALID] != 0:
+                    busy = True
+                    break
+            for i in range(st.idoc_hc.shape[1]):
+                if st.idoc_hc[sm, i, F_IDOC_COUNT] != 0:
+                    busy = True
+                    break
+            if busy:
+                for step in range(prm[P_OC_STEPS]):
+                    if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):
+                        progress = True
+                    if tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
+                                              on_operand_read):
+                        progress = True
+            if st.smv[sm, F_SM_N_CTAS] > 0:
+                if two_level or _has_instruction(st, sm):
+                    if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority,
+                                  can_issue, on_issue, on_cta_release):
+                        progress = True
+                else:
+                    _count_empty_schedulers(st, counters, sm, n_sched)
+                if _can_decode(st, sm, cycle, ibuf_cap) and tick_decode(
+                        st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
+                    progress = True
+                counters[sm, C_SM_ACTIVE_CYCLES] += 1
+                counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]
+            else:
+                counters[sm, C_SM_IDLE_CYCLES] += 1
+        if _may_dispatch(st, prm, cycle) and tick_dispatch(st, tw, prm, counters, cycle, hs,
+                                                           cta_fit, on_cta_release):
+            progress = True
+        if tick_memsys(ms, counters, cycle):
+            progress = True
+        mem_next = mem_next_event(ms, cycle + 1)
+        if sc[SC_CTAS_DONE] >= n_ctas and sc[SC_NEXT_CTA] >= n_ctas and mem_next == INT64_MAX:
+            sc[SC_CYCLE] = cycle + 1
+            return ST_DONE
+        if progress:
+            sc[SC_CYCLE] = cycle + 1
+            continue
+        nxt = min(next_event(st, prm, cycle), mem_next)
+        if nxt == INT64_MAX:
+            sc[SC_FAULT] = FAULT_DEADLOCK
+            sc[SC_CYCLE] = cycle + 1
+            return ST_FAULT
+        if not skip or nxt <= cycle + 1:
+            sc[SC_CYCLE] = cycle + 1
+            continue
+        nxt = min(nxt, max_cycle)
+        jump = nxt - cycle - 1
+        counters += (counters - snap) * jump
+        sc[SC_CYCLE] = nxt

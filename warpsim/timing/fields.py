@@ -1,0 +1,202 @@
+"""Field indices of the packed core state and static tables (``state.py``, ``static.py``):
+the last axis of ``CoreState.warp[sm, w, F_WARP_*]`` and the others.
+
+Follows: STYLE.md §2.4 (integer constants only). Packing the per-warp, per-unit scalars into
+a few int64 arrays keeps the argument tuples of jitted calls short: numba passes and
+reference-counts every array of a tuple argument, about 15 ns each per call.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "F_REC_PC",
+    "F_REC_NTHR",
+    "F_REC_NLINES",
+    "F_REC_NSEC",
+    "F_REC_BANK",
+    "F_REC_LINE0",
+    "N_REC_FIELDS",
+    "F_WT_BEG",
+    "F_WT_END",
+    "N_WT_FIELDS",
+    "F_BANK_RD_COUNT",
+    "F_BANK_RD_STAMP",
+    "F_BANK_WR_COUNT",
+    "F_BANK_WR_STAMP",
+    "F_CTA_ID",
+    "F_CTA_N_BAR",
+    "F_CTA_N_LIVE",
+    "F_CTA_VALID",
+    "F_CU_LEFT",
+    "F_CU_REC",
+    "F_CU_VALID",
+    "F_CU_WARP",
+    "F_IDOC_COUNT",
+    "F_IDOC_HEAD",
+    "F_IDOC_REC",
+    "F_IDOC_WARP",
+    "F_INFL_ISSUE",
+    "F_INFL_LINES",
+    "F_INFL_MK",
+    "F_INFL_NFREE",
+    "F_INFL_READY",
+    "F_INFL_REC",
+    "F_INFL_VALID",
+    "F_INFL_WARP",
+    "F_LDST_CUR",
+    "F_LDST_LINE",
+    "F_LDST_UNIT",
+    "F_PC_FLAGS",
+    "F_PC_II",
+    "F_PC_LATENCY",
+    "F_PC_MEM",
+    "F_PC_NDST",
+    "F_PC_NIMM",
+    "F_PC_NSRC",
+    "F_PC_OCSET",
+    "F_PC_OPCLASS",
+    "F_PC_UNIT",
+    "F_SET_CU_COUNT",
+    "F_SET_CU_START",
+    "F_SET_IDOC_CAP",
+    "F_SET_IN_PORTS",
+    "F_SET_OUT_PORTS",
+    "F_SM_LINES_OUT",
+    "F_SM_NEXT_WB",
+    "F_SM_N_CTAS",
+    "F_SM_N_WARPS",
+    "F_TYPE_UNIT_COUNT",
+    "F_TYPE_UNIT_START",
+    "F_WARP_AGE",
+    "F_WARP_AT_BAR",
+    "F_WARP_CTA",
+    "F_WARP_END",
+    "F_WARP_FETCH_READY",
+    "F_WARP_GID",
+    "F_WARP_IBUF",
+    "F_WARP_INFLIGHT",
+    "F_WARP_POS",
+    "F_WARP_SB_COUNT",
+    "F_WARP_TL_ACTIVE",
+    "F_WARP_TL_SEQ",
+    "F_WARP_VALID",
+    "N_BANK_FIELDS",
+    "N_CTA_FIELDS",
+    "N_CU_FIELDS",
+    "N_IDOC_HC_FIELDS",
+    "N_IDOC_Q_FIELDS",
+    "N_INFL_FIELDS",
+    "N_PC_INFO_FIELDS",
+    "N_SET_INFO_FIELDS",
+    "N_SMV_FIELDS",
+    "N_TYPE_INFO_FIELDS",
+    "N_WARP_FIELDS",
+]
+
+# -- warp --------------------------------------------------------------------------------------
+F_WARP_VALID = 0
+F_WARP_CTA = 1
+F_WARP_GID = 2
+F_WARP_POS = 3
+F_WARP_END = 4
+F_WARP_IBUF = 5
+F_WARP_FETCH_READY = 6
+F_WARP_AGE = 7
+F_WARP_AT_BAR = 8
+F_WARP_INFLIGHT = 9
+F_WARP_SB_COUNT = 10
+F_WARP_TL_ACTIVE = 11
+F_WARP_TL_SEQ = 12
+N_WARP_FIELDS = 13
+
+# -- infl --------------------------------------------------------------------------------------
+F_INFL_VALID = 0
+F_INFL_WARP = 1
+F_INFL_REC = 2
+F_INFL_READY = 3
+F_INFL_LINES = 4
+F_INFL_ISSUE = 5
+F_INFL_MK = 6
+N_INFL_FIELDS = 7
+
+# -- cu ----------------------------------------------------------------------------------------
+F_CU_VALID = 0
+F_CU_WARP = 1
+F_CU_REC = 2
+F_CU_LEFT = 3
+N_CU_FIELDS = 4
+
+# -- cta ---------------------------------------------------------------------------------------
+F_CTA_VALID = 0
+F_CTA_ID = 1
+F_CTA_N_LIVE = 2
+F_CTA_N_BAR = 3
+N_CTA_FIELDS = 4
+
+# -- bank --------------------------------------------------------------------------------------
+F_BANK_RD_STAMP = 0
+F_BANK_RD_COUNT = 1
+F_BANK_WR_STAMP = 2
+F_BANK_WR_COUNT = 3
+N_BANK_FIELDS = 4
+
+# -- smv ---------------------------------------------------------------------------------------
+F_SM_N_CTAS = 0
+F_SM_N_WARPS = 1
+F_LDST_CUR = 2
+F_LDST_LINE = 3
+F_LDST_UNIT = 4
+F_SM_NEXT_WB = 5
+F_SM_LINES_OUT = 6
+F_INFL_NFREE = 7
+N_SMV_FIELDS = 8
+
+# -- idoc_q ------------------------------------------------------------------------------------
+F_IDOC_WARP = 0
+F_IDOC_REC = 1
+N_IDOC_Q_FIELDS = 2
+
+# -- idoc_hc -----------------------------------------------------------------------------------
+F_IDOC_HEAD = 0
+F_IDOC_COUNT = 1
+N_IDOC_HC_FIELDS = 2
+
+# -- pc_info -----------------------------------------------------------------------------------
+F_PC_OPCLASS = 0
+F_PC_UNIT = 1
+F_PC_OCSET = 2
+F_PC_LATENCY = 3
+F_PC_II = 4
+F_PC_NSRC = 5
+F_PC_NDST = 6
+F_PC_NIMM = 7
+F_PC_MEM = 8
+F_PC_FLAGS = 9
+N_PC_INFO_FIELDS = 10
+
+# -- set_info ----------------------------------------------------------------------------------
+F_SET_CU_START = 0
+F_SET_CU_COUNT = 1
+F_SET_IN_PORTS = 2
+F_SET_OUT_PORTS = 3
+F_SET_IDOC_CAP = 4
+N_SET_INFO_FIELDS = 5
+
+# -- type_info ---------------------------------------------------------------------------------
+F_TYPE_UNIT_START = 0
+F_TYPE_UNIT_COUNT = 1
+N_TYPE_INFO_FIELDS = 2
+
+# -- rec (TraceWindow.rec[r, F_REC_*]) -------------------------------------------------------
+F_REC_PC = 0
+F_REC_NTHR = 1
+F_REC_NLINES = 2
+F_REC_NSEC = 3
+F_REC_BANK = 4
+F_REC_LINE0 = 5
+N_REC_FIELDS = 6
+
+# -- wt (TraceWindow.wt[gw, F_WT_*]) ---------------------------------------------------------
+F_WT_BEG = 0
+F_WT_END = 1
+N_WT_FIELDS = 2

@@ -1,0 +1,385 @@
+"""Execution units and writeback: SP/SFU/DP/INT/tensor pipelines with latency and initiation
+interval, the LD/ST unit (shared memory with bank conflicts, parameter and constant reads, lines
+offered to the memory system), and the writeback stage with register-bank write ports.
+
+Follows: GPGPU-Sim 3.x ``pipelined_simd_unit`` (a unit accepts a warp instruction every
+initiation interval; the result is ready ``latency`` cycles after dispatch), ``ldst_unit``
+(shared memory serialised by the bank-conflict degree; one memory request per cycle), and
+``opndcoll_rfu_t::writeback`` (a destination's bank must be free: a failed write retries next
+cycle); the memory-system interface of docs/dev-contracts.md "Timing engine".
+Assumptions:
+  [A] The collector-to-execute register (OC_EX) is folded into the unit: a collector unit
+      dispatches straight into a free unit instance of its instruction's type.
+  [A] Shared memory: the LD/ST unit is busy ``degree`` cycles; the result is ready after
+      ``shmem.latency_cycles + degree - 1`` cycles. ``ld.param`` takes ``l1c.hit_latency_cycles``.
+  [A] A record's ``n_sectors`` are spread over its lines as evenly as possible (1..4 each).
+  [A] At most ``pipelines.n_ex_wb_slots`` instructions write back per SM per cycle, ready ones
+      oldest first; an instruction writes all its destination registers in the same cycle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim._jit import jit, jit_uncached
+from warpsim.stats import (
+    C_EXEC_FP32_THREAD_INSTS,
+    C_EXEC_FP32_WARP_INSTS,
+    C_EXEC_FP64_THREAD_INSTS,
+    C_EXEC_FP64_WARP_INSTS,
+    C_EXEC_INT32_THREAD_INSTS,
+    C_EXEC_INT32_WARP_INSTS,
+    C_EXEC_LDST_WARP_INSTS,
+    C_EXEC_SFU_THREAD_INSTS,
+    C_EXEC_SFU_WARP_INSTS,
+    C_EXEC_TENSOR_THREAD_INSTS,
+    C_EXEC_TENSOR_WARP_INSTS,
+    C_GPGPU_N_CONST_INSN,
+    C_GPGPU_N_LOAD_INSN,
+    C_GPGPU_N_PARAM_INSN,
+    C_GPGPU_N_SHMEM_BKCONFLICT,
+    C_GPGPU_N_SHMEM_INSN,
+    C_GPGPU_N_STALL_SHD_MEM,
+    C_GPGPU_N_STORE_INSN,
+    C_GPGPU_N_TEX_INSN,
+    C_MEM_LOAD_LATENCY_CYCLES,
+    C_MEM_LOADS_COMPLETED,
+    C_OPCOLL_DISPATCH_STALLS,
+    C_REGFILE_BANK_WRITES,
+    C_REGFILE_WRITE_CONFLICT_STALLS,
+    C_SHMEM_WARP_ACCESSES,
+    C_WRITEBACK_WARP_INSTS,
+)
+from warpsim.timing.consts import (
+    INT64_MAX,
+    MK_ATOMIC,
+    MK_ATOMIC_GENERIC,
+    MK_LD_CONST,
+    MK_LD_GENERIC,
+    MK_LD_GLOBAL,
+    MK_LD_LOCAL,
+    MK_LD_TEX,
+    MK_NONE,
+    MK_PARAM,
+    MK_SHARED,
+    MK_ST_GENERIC,
+    MK_ST_GLOBAL,
+    MK_ST_LOCAL,
+    OPC_FP32,
+    OPC_FP64,
+    OPC_INT32,
+    OPC_LDST,
+    OPC_SFU,
+    P_EX_WB,
+    P_LDST_LAT,
+    P_PARAM_LAT,
+    P_SHMEM_LAT,
+)
+from warpsim.timing.dispatch import warp_try_exit
+from warpsim.timing.fields import (
+    F_CU_LEFT,
+    F_CU_REC,
+    F_CU_VALID,
+    F_CU_WARP,
+    F_INFL_ISSUE,
+    F_INFL_LINES,
+    F_INFL_MK,
+    F_INFL_NFREE,
+    F_INFL_READY,
+    F_INFL_REC,
+    F_INFL_VALID,
+    F_INFL_WARP,
+    F_LDST_CUR,
+    F_LDST_LINE,
+    F_LDST_UNIT,
+    F_PC_II,
+    F_PC_LATENCY,
+    F_PC_MEM,
+    F_PC_OPCLASS,
+    F_PC_UNIT,
+    F_REC_BANK,
+    F_REC_LINE0,
+    F_REC_NLINES,
+    F_REC_NSEC,
+    F_REC_NTHR,
+    F_REC_PC,
+    F_SET_CU_COUNT,
+    F_SET_CU_START,
+    F_SET_OUT_PORTS,
+    F_SM_LINES_OUT,
+    F_SM_NEXT_WB,
+    F_TYPE_UNIT_COUNT,
+    F_TYPE_UNIT_START,
+    F_WARP_END,
+    F_WARP_INFLIGHT,
+    F_WARP_POS,
+    F_WARP_SB_COUNT,
+)
+from warpsim.timing.regfile import bank_write, bank_write_ok
+
+__all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
+
+
+@jit
+def _count_exec(counters, sm, opc, nthr):  # pragma: no cover - jit
+    if opc == OPC_INT32:
+        counters[sm, C_EXEC_INT32_WARP_INSTS] += 1
+        counters[sm, C_EXEC_INT32_THREAD_INSTS] += nthr
+    elif opc == OPC_FP32:
+        counters[sm, C_EXEC_FP32_WARP_INSTS] += 1
+        counters[sm, C_EXEC_FP32_THREAD_INSTS] += nthr
+    elif opc == OPC_FP64:
+        counters[sm, C_EXEC_FP64_WARP_INSTS] += 1
+        counters[sm, C_EXEC_FP64_THREAD_INSTS] += nthr
+    elif opc == OPC_SFU:
+        counters[sm, C_EXEC_SFU_WARP_INSTS] += 1
+        counters[sm, C_EXEC_SFU_THREAD_INSTS] += nthr
+    elif opc == OPC_LDST:
+        counters[sm, C_EXEC_LDST_WARP_INSTS] += 1
+    else:
+        counters[sm, C_EXEC_TENSOR_WARP_INSTS] += 1
+        counters[sm, C_EXEC_TENSOR_THREAD_INSTS] += nthr
+
+
+@jit
+def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
+    """Thread-instruction counts of a memory instruction (requests are counted by the memory
+    system per line)."""
+    if mk == MK_LD_GLOBAL or mk == MK_ATOMIC or mk == MK_LD_LOCAL:
+        counters[sm, C_GPGPU_N_LOAD_INSN] += nthr
+    elif mk == MK_ST_GLOBAL or mk == MK_ST_LOCAL:
+        counters[sm, C_GPGPU_N_STORE_INSN] += nthr
+    elif mk == MK_LD_CONST:
+        counters[sm, C_GPGPU_N_CONST_INSN] += nthr
+    elif mk == MK_LD_TEX:
+        counters[sm, C_GPGPU_N_TEX_INSN] += nthr
+
+
+@jit
+def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
+                     prm, counters, sm, w, rec, cycle):  # pragma: no cover - jit
+    """Move a collected instruction into a free unit of its type; False when none is free (or
+    no in-flight slot is left). Takes the arrays it needs (runs for every instruction)."""
+    r = rec - base_arr[0]
+    pc = trec[r, F_REC_PC]
+    ut = pc_info[pc, F_PC_UNIT]
+    start = type_info[ut, F_TYPE_UNIT_START]
+    u = -1
+    for i in range(type_info[ut, F_TYPE_UNIT_COUNT]):
+        if unit_free_at[sm, start + i] <= cycle:
+            u = start + i
+            break
+    if u < 0 or smv[sm, F_INFL_NFREE] == 0:
+        return False
+    smv[sm, F_INFL_NFREE] -= 1
+    f = infl_free[sm, smv[sm, F_INFL_NFREE]]
+    nthr = trec[r, F_REC_NTHR]
+    mk = pc_info[pc, F_PC_MEM]
+    if mk == MK_LD_GENERIC or mk == MK_ST_GENERIC or mk == MK_ATOMIC_GENERIC:
+        if trec[r, F_REC_BANK] > 0:
+            mk = MK_SHARED
+        elif mk == MK_LD_GENERIC:
+            mk = MK_LD_GLOBAL
+        elif mk == MK_ST_GENERIC:
+            mk = MK_ST_GLOBAL
+        else:
+            mk = MK_ATOMIC
+    ready = cycle + pc_info[pc, F_PC_LATENCY]
+    busy = cycle + pc_info[pc, F_PC_II]
+    _count_exec(counters, sm, pc_info[pc, F_PC_OPCLASS], nthr)
+    infl[sm, f, F_INFL_LINES] = 0
+    if mk == MK_SHARED:
+        deg = max(1, trec[r, F_REC_BANK])
+        ready = cycle + prm[P_SHMEM_LAT] + deg - 1
+        busy = cycle + deg
+        counters[sm, C_GPGPU_N_SHMEM_INSN] += nthr
+        counters[sm, C_SHMEM_WARP_ACCESSES] += 1
+        counters[sm, C_GPGPU_N_SHMEM_BKCONFLICT] += deg - 1
+    elif mk == MK_PARAM:
+        ready = cycle + prm[P_PARAM_LAT]
+        counters[sm, C_GPGPU_N_PARAM_INSN] += nthr
+    elif mk != MK_NONE:
+        nl = trec[r, F_REC_NLINES]
+        _count_mem(counters, sm, mk, nthr)
+        if nl == 0:
+            ready = cycle + prm[P_LDST_LAT]
+        else:
+            smv[sm, F_LDST_CUR] = f
+            smv[sm, F_LDST_LINE] = 0
+            smv[sm, F_LDST_UNIT] = u
+            infl[sm, f, F_INFL_LINES] = nl
+            ready = INT64_MAX
+            busy = INT64_MAX
+    unit_free_at[sm, u] = busy
+    infl[sm, f, F_INFL_VALID] = 1
+    infl[sm, f, F_INFL_WARP] = w
+    infl[sm, f, F_INFL_REC] = rec
+    infl[sm, f, F_INFL_READY] = ready
+    infl[sm, f, F_INFL_ISSUE] = cycle
+    infl[sm, f, F_INFL_MK] = mk
+    if ready < smv[sm, F_SM_NEXT_WB]:
+        smv[sm, F_SM_NEXT_WB] = ready
+    return True
+
+
+@jit
+def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):  # pragma: no cover - jit
+    """Dispatch collector units holding all their operands into execution units, up to the
+    set's out ports per step; units visited round robin from the clock (GPGPU-Sim
+    ``dispatch_ready_cu``). Returns True when an instruction was dispatched."""
+    progress = False
+    for s in range(tb.set_info.shape[0]):
+        cnt = tb.set_info[s, F_SET_CU_COUNT]
+        if cnt == 0:
+            continue
+        start = tb.set_info[s, F_SET_CU_START]
+        rot = cycle % cnt
+        done = 0
+        for i in range(cnt):
+            if done >= tb.set_info[s, F_SET_OUT_PORTS]:
+                break
+            cu = start + (rot + i) % cnt
+            if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] > 0:
+                continue
+            # the common refusal (unit busy) is decided here, without the call's cost
+            free = st.smv[sm, F_INFL_NFREE] > 0
+            if free:
+                ut = tb.pc_info[tw.rec[st.cu[sm, cu, F_CU_REC] - tw.base[0], F_REC_PC],
+                                F_PC_UNIT]
+                u0 = tb.type_info[ut, F_TYPE_UNIT_START]
+                free = False
+                for u in range(u0, u0 + tb.type_info[ut, F_TYPE_UNIT_COUNT]):
+                    if st.unit_free_at[sm, u] <= cycle:
+                        free = True
+                        break
+            if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
+                                         tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
+                                         counters, sm, st.cu[sm, cu, F_CU_WARP],
+                                         st.cu[sm, cu, F_CU_REC], cycle):
+                st.cu[sm, cu, F_CU_VALID] = 0
+                done += 1
+                progress = True
+            else:
+                counters[sm, C_OPCOLL_DISPATCH_STALLS] += 1
+    return progress
+
+
+@jit
+def _needs_completion(mk):  # pragma: no cover - jit
+    return (mk == MK_LD_GLOBAL or mk == MK_LD_LOCAL or mk == MK_LD_CONST or mk == MK_LD_TEX
+            or mk == MK_ATOMIC)
+
+
+@jit_uncached
+def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
+                 mem_kind_map):  # pragma: no cover - jit
+    """The LD/ST unit offers the next line of its current instruction to the memory system
+    (one per cycle). Returns True when a line was accepted."""
+    f = st.smv[sm, F_LDST_CUR]
+    if f < 0:
+        return False
+    r = st.infl[sm, f, F_INFL_REC] - tw.base[0]
+    mk = st.infl[sm, f, F_INFL_MK]
+    nl = tw.rec[r, F_REC_NLINES]
+    li = st.smv[sm, F_LDST_LINE]
+    addr = tw.lines[tw.rec[r, F_REC_LINE0] + li]
+    nsec = tw.rec[r, F_REC_NSEC]
+    per = nsec // nl
+    ns = per + (1 if li < nsec - per * nl else 0)
+    ns = min(4, max(1, ns))
+    load = _needs_completion(mk)
+    token = f if load else -1
+    if mem_access(ms, sm, addr, ns, mem_kind_map[mk], token, cycle) == 0:
+        counters[sm, C_GPGPU_N_STALL_SHD_MEM] += 1
+        return False
+    if load:
+        st.smv[sm, F_SM_LINES_OUT] += 1
+    li += 1
+    st.smv[sm, F_LDST_LINE] = li
+    if li == nl:
+        st.smv[sm, F_LDST_CUR] = -1
+        st.unit_free_at[sm, st.smv[sm, F_LDST_UNIT]] = cycle + 1
+        if not load:
+            st.infl[sm, f, F_INFL_LINES] = 0
+            st.infl[sm, f, F_INFL_READY] = cycle + 1
+            if cycle + 1 < st.smv[sm, F_SM_NEXT_WB]:
+                st.smv[sm, F_SM_NEXT_WB] = cycle + 1
+    return True
+
+
+@jit_uncached
+def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion, hs,
+                   on_writeback, on_retire, on_cta_release):  # pragma: no cover - jit
+    """Collect memory completions, then write back up to ``n_ex_wb_slots`` ready instructions
+    (oldest ready first). Returns True when anything happened."""
+    progress = False
+    while True:
+        tok = mem_pop_completion(ms, sm, cycle)
+        if tok < 0:
+            break
+        progress = True
+        st.smv[sm, F_SM_LINES_OUT] -= 1
+        st.infl[sm, tok, F_INFL_LINES] -= 1
+        if st.infl[sm, tok, F_INFL_LINES] == 0:
+            st.infl[sm, tok, F_INFL_READY] = cycle
+            st.smv[sm, F_SM_NEXT_WB] = min(st.smv[sm, F_SM_NEXT_WB], cycle)
+            counters[sm, C_MEM_LOADS_COMPLETED] += 1
+            counters[sm, C_MEM_LOAD_LATENCY_CYCLES] += cycle - st.infl[sm, tok, F_INFL_ISSUE]
+    if st.smv[sm, F_SM_NEXT_WB] > cycle:
+        return progress
+    nf = st.infl.shape[1]
+    done = 0
+    last_ready = -1
+    last_f = -1
+    while done < prm[P_EX_WB]:
+        best = np.int64(-1)
+        best_ready = INT64_MAX
+        for f in range(nf):
+            rd = st.infl[sm, f, F_INFL_READY]
+            if rd > cycle or rd > best_ready:
+                continue
+            if rd < last_ready or (rd == last_ready and f <= last_f):
+                continue
+            if rd < best_ready or best < 0:
+                best = f
+                best_ready = rd
+        if best < 0:
+            break
+        last_ready = best_ready
+        last_f = best
+        w = st.infl[sm, best, F_INFL_WARP]
+        pc = tw.rec[st.infl[sm, best, F_INFL_REC] - tw.base[0], F_REC_PC]
+        if not bank_write_ok(st.bank, tb.pc_dst, prm, sm, w, pc, cycle):
+            counters[sm, C_REGFILE_WRITE_CONFLICT_STALLS] += 1
+            continue
+        # retire (inline: a call per writeback costs about as much as the work)
+        rec = st.infl[sm, best, F_INFL_REC]
+        n = bank_write(st.bank, tb.pc_dst, prm, sm, w, pc, cycle)
+        counters[sm, C_REGFILE_BANK_WRITES] += n + on_writeback(hs, sm, w, pc, rec, cycle)
+        for k in range(tb.pc_sbdst.shape[1]):
+            reg = tb.pc_sbdst[pc, k]
+            if reg < 0:
+                break
+            word = reg >> 6
+            bit = ~(np.uint64(1) << np.uint64(reg & 63))
+            st.warp_sb[sm, w, word] &= bit
+            st.warp_sb_long[sm, w, word] &= bit
+            st.warp[sm, w, F_WARP_SB_COUNT] -= 1
+        st.infl[sm, best, F_INFL_VALID] = 0
+        st.infl[sm, best, F_INFL_READY] = INT64_MAX
+        st.infl_free[sm, st.smv[sm, F_INFL_NFREE]] = best
+        st.smv[sm, F_INFL_NFREE] += 1
+        st.warp[sm, w, F_WARP_INFLIGHT] -= 1
+        counters[sm, C_WRITEBACK_WARP_INSTS] += 1
+        on_retire(hs, sm, w, pc, rec, cycle)
+        if (st.warp[sm, w, F_WARP_POS] == st.warp[sm, w, F_WARP_END]
+                and st.warp[sm, w, F_WARP_INFLIGHT] == 0):
+            warp_try_exit(st, sm, w, cycle, hs, on_cta_release)
+        done += 1
+        progress = True
+    nxt = INT64_MAX
+    for f in range(nf):
+        if st.infl[sm, f, F_INFL_READY] < nxt:
+            nxt = st.infl[sm, f, F_INFL_READY]
+    st.smv[sm, F_SM_NEXT_WB] = nxt  # <= cycle: blocked or over the EX_WB width: next cycle
+    return progress

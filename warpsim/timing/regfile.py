@@ -1,0 +1,195 @@
+"""Banked register file and operand collector: register-to-bank mapping, collector-unit
+allocation from the ID_OC registers, the bank arbiter (read grants, write priority), and the
+bank write ports used by writeback.
+
+Follows: GPGPU-Sim ``opndcoll_rfu_t`` (reference/gpu-simulators.md §2): ``register_bank``
+(``bank = (reg + warp) % n_banks``, sub-core variant), ``allocate_cu`` (an instruction in the
+ID_OC register takes a free collector unit of its set, up to the set's in ports per step),
+``arbiter_t::allocate_reads`` (one grant per bank read port per step; a bank written this cycle
+grants no read; GPGPU-Sim 3.2.2: a collector unit receives at most one operand per step,
+``regfile.collector_single_read_per_cycle``; 4.x: several), ``-gpgpu_reg_file_port_throughput``
+(``regfile.n_oc_steps_per_cycle`` steps per cycle), writeback needing its bank free.
+Assumptions:
+  [A] The arbiter grants in a round-robin order of collector units that rotates with the clock
+      (GPGPU-Sim's wavefront allocator rotates its priority diagonal every cycle); inside a
+      unit, operands are tried in source order.
+  [A] A write occupies its bank for the whole cycle (all its read ports).
+  [A] ``regfile_bank_conflict_stalls`` counts, per step, every pending operand whose bank was
+      taken (by a write or another grant) when its collector unit was visited.
+"""
+
+from __future__ import annotations
+
+from warpsim._jit import jit, jit_uncached
+from warpsim.stats import (
+    C_OPCOLL_ALLOC_STALLS,
+    C_REGFILE_BANK_CONFLICT_STALLS,
+    C_REGFILE_BANK_READS,
+    C_REGFILE_NON_RF_OPERANDS,
+)
+from warpsim.timing.consts import (
+    BANK_MAP_LINEAR,
+    BANK_MAP_SUB_CORE,
+    P_BANK_MAP,
+    P_N_BANKS,
+    P_N_SCHED,
+    P_RD_PORTS,
+    P_SINGLE_READ,
+    P_WR_PORTS,
+)
+from warpsim.timing.fields import (
+    F_BANK_RD_COUNT,
+    F_BANK_RD_STAMP,
+    F_BANK_WR_COUNT,
+    F_BANK_WR_STAMP,
+    F_CU_LEFT,
+    F_CU_REC,
+    F_CU_VALID,
+    F_CU_WARP,
+    F_IDOC_COUNT,
+    F_IDOC_HEAD,
+    F_IDOC_REC,
+    F_IDOC_WARP,
+    F_PC_NIMM,
+    F_PC_NSRC,
+    F_REC_PC,
+    F_SET_CU_COUNT,
+    F_SET_CU_START,
+    F_SET_IN_PORTS,
+)
+
+__all__ = ["bank_of", "bank_write", "bank_write_ok", "tick_operand_collector"]
+
+
+@jit
+def bank_of(reg, warp, sched, n_banks, n_sched, mapping):  # pragma: no cover - jit
+    """Register bank of physical register ``reg`` of warp slot ``warp`` (GPGPU-Sim
+    ``register_bank``)."""
+    if mapping == BANK_MAP_LINEAR:
+        return reg % n_banks
+    if mapping == BANK_MAP_SUB_CORE:
+        per = n_banks // n_sched
+        return (reg + warp) % per + sched * per
+    return (reg + warp) % n_banks
+
+
+@jit
+def bank_write_ok(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
+    """True when every destination bank of ``pc`` has a free write port this cycle (takes
+    arrays, not the state tuples: it runs for every writeback)."""
+    nb = prm[P_N_BANKS]
+    ns = prm[P_N_SCHED]
+    for k in range(pc_dst.shape[1]):
+        reg = pc_dst[pc, k]
+        if reg < 0:
+            break
+        b = bank_of(reg, w, w % ns, nb, ns, prm[P_BANK_MAP])
+        if (bank[sm, b, F_BANK_WR_STAMP] == cycle
+                and bank[sm, b, F_BANK_WR_COUNT] >= prm[P_WR_PORTS]):
+            return False
+    return True
+
+
+@jit
+def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
+    """Take the write ports of ``pc``'s destination banks this cycle; returns bank writes."""
+    nb = prm[P_N_BANKS]
+    ns = prm[P_N_SCHED]
+    n = 0
+    for k in range(pc_dst.shape[1]):
+        reg = pc_dst[pc, k]
+        if reg < 0:
+            break
+        b = bank_of(reg, w, w % ns, nb, ns, prm[P_BANK_MAP])
+        if bank[sm, b, F_BANK_WR_STAMP] != cycle:
+            bank[sm, b, F_BANK_WR_STAMP] = cycle
+            bank[sm, b, F_BANK_WR_COUNT] = 0
+        bank[sm, b, F_BANK_WR_COUNT] += 1
+        n += 1
+    return n
+
+
+@jit
+def _allocate_collectors(st, tb, tw, counters, sm):  # pragma: no cover - jit
+    """Move instructions from the ID_OC registers into free collector units of their set."""
+    progress = False
+    qcap = st.idoc_q.shape[2]
+    nk = st.cu_src.shape[2]
+    for s in range(tb.set_info.shape[0]):
+        start = tb.set_info[s, F_SET_CU_START]
+        cnt = tb.set_info[s, F_SET_CU_COUNT]
+        for _ in range(tb.set_info[s, F_SET_IN_PORTS]):
+            if st.idoc_hc[sm, s, F_IDOC_COUNT] == 0:
+                break
+            cu = -1
+            for i in range(cnt):
+                if st.cu[sm, start + i, F_CU_VALID] == 0:
+                    cu = start + i
+                    break
+            if cu < 0:
+                counters[sm, C_OPCOLL_ALLOC_STALLS] += 1
+                break
+            q = st.idoc_hc[sm, s, F_IDOC_HEAD]
+            st.idoc_hc[sm, s, F_IDOC_HEAD] = (q + 1) % qcap
+            st.idoc_hc[sm, s, F_IDOC_COUNT] -= 1
+            rec = st.idoc_q[sm, s, q, F_IDOC_REC]
+            pc = tw.rec[rec - tw.base[0], F_REC_PC]
+            st.cu[sm, cu, F_CU_VALID] = 1
+            st.cu[sm, cu, F_CU_WARP] = st.idoc_q[sm, s, q, F_IDOC_WARP]
+            st.cu[sm, cu, F_CU_REC] = rec
+            st.cu[sm, cu, F_CU_LEFT] = tb.pc_info[pc, F_PC_NSRC]
+            for k in range(nk):
+                st.cu_src[sm, cu, k] = tb.pc_src[pc, k]
+            counters[sm, C_REGFILE_NON_RF_OPERANDS] += tb.pc_info[pc, F_PC_NIMM]
+            progress = True
+    return progress
+
+
+@jit_uncached
+def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
+                           on_operand_read):  # pragma: no cover - jit
+    """One operand-collector step after ready units were dispatched: the bank arbiter grants
+    pending operand reads, then ID_OC entries take free collector units (so a newly allocated
+    unit reads from the next step on). Returns True when anything happened."""
+    stamp = cycle * 8 + step
+    n_cu = st.cu.shape[1]
+    nb = prm[P_N_BANKS]
+    ns = prm[P_N_SCHED]
+    mapping = prm[P_BANK_MAP]
+    single = prm[P_SINGLE_READ] != 0
+    ports = prm[P_RD_PORTS]
+    progress = False
+    rot = cycle % n_cu
+    for i in range(n_cu):
+        cu = (rot + i) % n_cu
+        if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] == 0:
+            continue
+        w = st.cu[sm, cu, F_CU_WARP]
+        for k in range(st.cu_src.shape[2]):
+            reg = st.cu_src[sm, cu, k]
+            if reg < 0:
+                continue
+            b = bank_of(reg, w, w % ns, nb, ns, mapping)
+            if st.bank[sm, b, F_BANK_WR_STAMP] == cycle or (
+                    st.bank[sm, b, F_BANK_RD_STAMP] == stamp
+                    and st.bank[sm, b, F_BANK_RD_COUNT] >= ports):
+                counters[sm, C_REGFILE_BANK_CONFLICT_STALLS] += 1
+                continue
+            if st.bank[sm, b, F_BANK_RD_STAMP] != stamp:
+                st.bank[sm, b, F_BANK_RD_STAMP] = stamp
+                st.bank[sm, b, F_BANK_RD_COUNT] = 0
+            st.bank[sm, b, F_BANK_RD_COUNT] += 1
+            st.cu_src[sm, cu, k] = -1
+            st.cu[sm, cu, F_CU_LEFT] -= 1
+            counters[sm, C_REGFILE_BANK_READS] += on_operand_read(hs, sm, w, reg, b, cycle)
+            progress = True
+            if single:
+                break
+    waiting = False
+    for s in range(st.idoc_hc.shape[1]):
+        if st.idoc_hc[sm, s, F_IDOC_COUNT] > 0:
+            waiting = True
+            break
+    if waiting and _allocate_collectors(st, tb, tw, counters, sm):
+        progress = True
+    return progress

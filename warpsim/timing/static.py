@@ -1,0 +1,245 @@
+"""Per-pc static tables of a kernel for the timing engine: op class, unit, collector set,
+latency, initiation interval, physical source/destination registers, memory kind, flags.
+
+Follows: GPGPU-Sim 3.x ``-ptx_opcode_latency_<class>`` / ``-ptx_opcode_initiation_<class>``
+lists in LatencyOp order (ADD, MAX, MUL, MAD, DIV[, SHFL]; arch.PipeConfig), pipeline classes
+SP/SFU/DP/INT/MEM (reference/gpu-simulators.md §2); physical registers from
+``ptx/regalloc.py`` on the inlined kernel the executor ran (ARCHITECTURE.md §4).
+Assumptions:
+  [A] Op class from the opcode and its types: f64 types -> DP, f32/f16/bf16 -> SP (fp32),
+      integer and untyped -> INT; transcendental approximations (sin, cos, ex2, lg2, rsqrt,
+      sqrt/rcp .approx, tanh) -> SFU; ld/st/atom/red/tex -> LDST; mma/wmma -> tensor.
+  [A] A source register read twice by one instruction is read from its bank once.
+  [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
+  [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
+      issue and use no collector or unit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from warpsim.arch import GPUConfig, LatencyOp
+from warpsim.timing import consts as tc
+from warpsim.timing import fields as fl
+
+__all__ = ["StaticTables", "build_static", "classify"]
+
+_SFU_OPS = frozenset({"sin", "cos", "ex2", "lg2", "rsqrt", "tanh"})
+_SFU_APPROX = frozenset({"sqrt", "rcp"})
+_MAX_OPS = frozenset({"min", "max"})
+_MUL_OPS = frozenset({"mul", "mul24", "mulhi"})
+_MAD_OPS = frozenset({"mad", "fma", "mad24", "sad", "madc", "dp4a", "dp2a"})
+_DIV_OPS = frozenset({"div", "rem"})
+_LDST_OPS = frozenset({"ld", "ldu", "st", "atom", "red", "tex", "tld4", "txq", "suld",
+                       "sust", "prefetch", "prefetchu"})
+_TENSOR_OPS = frozenset({"mma", "wmma", "wgmma"})
+_FP_TYPES = frozenset({"f32", "f16", "bf16", "f16x2", "bf16x2", "tf32"})
+
+
+class StaticTables(NamedTuple):
+    """Per-pc tables (axis ``pc`` = instruction index of ``Program.insts``) and the per-SM
+    layout of collector units and execution units (fields: ``timing/fields.py``)."""
+
+    pc_info: np.ndarray
+    """``pc_info[pc, F_PC_*]`` int64: OPCLASS (OPC_*, exec_* counters), UNIT (UNIT_* it runs
+    on, fallbacks resolved), OCSET (OC_* collector set), LATENCY and II (core cycles), NSRC,
+    NDST, NIMM (immediate sources: regfile_non_rf_operands), MEM (MK_*), FLAGS (F_* bits)."""
+    pc_src: np.ndarray
+    """``pc_src[pc, k]`` int32: distinct physical source registers (bank reads), -1 padded."""
+    pc_dst: np.ndarray
+    """``pc_dst[pc, k]`` int32: physical destination registers (bank writes), -1 padded."""
+    pc_sbsrc: np.ndarray
+    """``pc_sbsrc[pc, k]`` int32: scoreboard ids read (registers, then predicates at
+    ``n_regs + p``), -1 padded."""
+    pc_sbdst: np.ndarray
+    """``pc_sbdst[pc, k]`` int32: scoreboard ids written, -1 padded."""
+    cu_set: np.ndarray
+    """``cu_set[cu]`` int8: collector set of collector unit ``cu`` of an SM."""
+    set_info: np.ndarray
+    """``set_info[set, F_SET_*]`` int64: CU_START, CU_COUNT, IN_PORTS, OUT_PORTS, IDOC_CAP
+    (ID_OC entries in front of the set)."""
+    unit_type: np.ndarray
+    """``unit_type[u]`` int8: UNIT_* of execution unit instance ``u`` of an SM."""
+    type_info: np.ndarray
+    """``type_info[type, F_TYPE_*]`` int64: UNIT_START, UNIT_COUNT of each unit type."""
+    n_sb_bits: int
+    """Scoreboard ids per warp (registers + predicates)."""
+
+
+_CLASS_NAMES = ("int32", "fp32", "fp64", "sfu", "ldst", "tensor")
+_UNIT_OF_CLASS = (tc.UNIT_INT, tc.UNIT_SP, tc.UNIT_DP, tc.UNIT_SFU, tc.UNIT_LDST, tc.UNIT_TENSOR)
+_FALLBACK = {tc.UNIT_INT: tc.UNIT_SP, tc.UNIT_DP: tc.UNIT_SFU, tc.UNIT_TENSOR: tc.UNIT_SP}
+_UNIT_PIPE = {tc.UNIT_SP: "fp32", tc.UNIT_SFU: "sfu", tc.UNIT_DP: "fp64", tc.UNIT_INT: "int32",
+              tc.UNIT_LDST: "ldst", tc.UNIT_TENSOR: "tensor"}
+
+
+def classify(inst: Any) -> tuple[int, LatencyOp]:
+    """(OPC_* class, LatencyOp) of a PTX instruction."""
+    op = inst.opcode
+    types = set(inst.types)
+    if op in _LDST_OPS:
+        return tc.OPC_LDST, LatencyOp.ADD
+    if op in _TENSOR_OPS:
+        return tc.OPC_TENSOR, LatencyOp.MAD
+    if op == "shfl":
+        return tc.OPC_INT32, LatencyOp.SHFL
+    if op in _SFU_OPS or (op in _SFU_APPROX and "approx" in inst.mods and "f64" not in types):
+        return tc.OPC_SFU, LatencyOp.DIV
+    lop = (LatencyOp.MAX if op in _MAX_OPS else LatencyOp.MUL if op in _MUL_OPS
+           else LatencyOp.MAD if op in _MAD_OPS else LatencyOp.DIV
+           if op in _DIV_OPS or op in _SFU_APPROX else LatencyOp.ADD)
+    if "f64" in types:
+        return tc.OPC_FP64, lop
+    if types & _FP_TYPES:
+        return tc.OPC_FP32, lop
+    return tc.OPC_INT32, lop
+
+
+def _mem_kind(inst: Any) -> int:
+    op, sp = inst.opcode, inst.space
+    if op in ("tex", "tld4", "txq", "suld", "sust"):
+        return tc.MK_LD_TEX
+    if op in ("prefetch", "prefetchu"):
+        return tc.MK_NONE
+    if op in ("atom", "red"):
+        return {"shared": tc.MK_SHARED, "global": tc.MK_ATOMIC}.get(sp, tc.MK_ATOMIC_GENERIC)
+    if op in ("ld", "ldu"):
+        return {"global": tc.MK_LD_GLOBAL, "local": tc.MK_LD_LOCAL, "shared": tc.MK_SHARED,
+                "const": tc.MK_LD_CONST, "param": tc.MK_PARAM}.get(sp, tc.MK_LD_GENERIC)
+    if op == "st":
+        return {"global": tc.MK_ST_GLOBAL, "local": tc.MK_ST_LOCAL, "shared": tc.MK_SHARED,
+                "param": tc.MK_PARAM}.get(sp, tc.MK_ST_GENERIC)
+    return tc.MK_NONE
+
+
+def _latency(cfg: GPUConfig, opc: int, lop: LatencyOp) -> tuple[int, int]:
+    pipe = getattr(cfg.pipelines, _CLASS_NAMES[opc])
+    if opc in (tc.OPC_SFU, tc.OPC_LDST, tc.OPC_TENSOR):
+        return pipe.latency_cycles, pipe.initiation_interval_cycles
+    if lop is LatencyOp.SHFL and len(pipe.op_latency_cycles) < 6:
+        return pipe.latency_cycles, pipe.initiation_interval_cycles
+    return pipe.latency_of(lop), pipe.initiation_of(lop)
+
+
+def _resolve_unit(cfg: GPUConfig, unit: int) -> int:
+    while getattr(cfg.pipelines, _UNIT_PIPE[unit]).n_units == 0:
+        unit = _FALLBACK[unit]
+    return unit
+
+
+def _oc_set(cfg: GPUConfig, opc: int) -> int:
+    rf = cfg.regfile
+    if rf.oc_gen.n_collector_units:
+        return tc.OC_GEN
+    if opc == tc.OPC_INT32:
+        return tc.OC_INT if rf.oc_int.n_collector_units else tc.OC_SP
+    if opc == tc.OPC_FP64:
+        return tc.OC_DP if rf.oc_dp.n_collector_units else tc.OC_SFU
+    if opc == tc.OPC_TENSOR:
+        return tc.OC_TENSOR if rf.oc_tensor.n_collector_units else tc.OC_SP
+    return {tc.OPC_FP32: tc.OC_SP, tc.OPC_SFU: tc.OC_SFU, tc.OPC_LDST: tc.OC_MEM}[opc]
+
+
+def _pad(rows: list[list[int]]) -> np.ndarray:
+    width = max([1, *(len(r) for r in rows)])
+    out = np.full((len(rows), width), -1, np.int32)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
+
+
+def build_static(program: Any, alloc: Any, cfg: GPUConfig) -> StaticTables:
+    """Static tables of ``program`` (``functional.program.Program``) with register allocation
+    ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``) on GPU ``cfg``.
+
+    One extra row at pc ``len(program.insts)`` (the executor's ``<exit>``) is an exit."""
+    from warpsim.ptx.ir import OpKind
+
+    insts = program.insts
+    n = len(insts) + 1
+    opclass = np.full(n, tc.OPC_INT32, np.int8)
+    unit = np.full(n, tc.UNIT_SP, np.int8)
+    ocset = np.full(n, tc.OC_SP, np.int8)
+    lat = np.ones(n, np.int64)
+    ii = np.ones(n, np.int64)
+    nimm = np.zeros(n, np.int32)
+    mem = np.zeros(n, np.int8)
+    flags = np.zeros(n, np.int8)
+    srcs: list[list[int]] = []
+    dsts: list[list[int]] = []
+    sbsrc: list[list[int]] = []
+    sbdst: list[list[int]] = []
+    nregs = int(alloc.n_regs)
+    kinds = np.asarray(program.kinds)
+    for pc, inst in enumerate(insts):
+        opc, lop = classify(inst)
+        kind = int(kinds[pc])
+        if kind == 1:  # loader.Kind.BRANCH
+            flags[pc] |= tc.F_BRANCH
+            opc, lop = tc.OPC_INT32, LatencyOp.ADD
+        elif kind == 2:  # EXIT
+            flags[pc] |= tc.F_EXIT
+        elif kind == 3:  # BARRIER
+            waits = bool(program.barrier_args[pc][2]) if program.barrier_args[pc] else True
+            flags[pc] |= tc.F_BARRIER if waits else tc.F_BAR_ARRIVE
+        opclass[pc] = opc
+        unit[pc] = _resolve_unit(cfg, _UNIT_OF_CLASS[opc])
+        ocset[pc] = _oc_set(cfg, opc)
+        lat[pc], ii[pc] = _latency(cfg, opc, lop)
+        mk = _mem_kind(inst) if opc == tc.OPC_LDST else tc.MK_NONE
+        mem[pc] = mk
+        if mk in (tc.MK_LD_GLOBAL, tc.MK_LD_LOCAL, tc.MK_LD_TEX, tc.MK_LD_GENERIC):
+            flags[pc] |= tc.F_LONGOP
+        rd = list(dict.fromkeys(alloc.reads(inst)))
+        wr = list(alloc.writes(inst))
+        srcs.append(rd)
+        dsts.append(wr)
+        sbsrc.append(rd + [nregs + p for p in dict.fromkeys(alloc.pred_reads(inst))])
+        sbdst.append(wr + [nregs + p for p in alloc.pred_writes(inst)])
+        nimm[pc] = sum(1 for s in inst.srcs if s.kind is OpKind.IMM)
+    flags[n - 1] = tc.F_EXIT
+    for rows in (srcs, dsts, sbsrc, sbdst):
+        rows.append([])
+    src, dst = _pad(srcs), _pad(dsts)
+    rf = cfg.regfile
+    sets = [rf.oc_sp, rf.oc_dp, rf.oc_sfu, rf.oc_int, rf.oc_mem, rf.oc_tensor, rf.oc_gen]
+    counts = np.array([s.n_collector_units for s in sets], np.int32)
+    starts = np.zeros(tc.N_OC_SETS, np.int32)
+    starts[1:] = np.cumsum(counts)[:-1]
+    cu_set = np.repeat(np.arange(tc.N_OC_SETS, dtype=np.int8), counts)
+    pipes = cfg.pipelines
+    cap_pipe = {tc.OC_SP: pipes.fp32, tc.OC_DP: pipes.fp64, tc.OC_SFU: pipes.sfu,
+                tc.OC_INT: pipes.int32, tc.OC_MEM: pipes.ldst, tc.OC_TENSOR: pipes.tensor}
+    idoc = np.zeros(tc.N_OC_SETS, np.int32)
+    for s in range(tc.N_OC_SETS):
+        base = cap_pipe[s].n_id_oc_slots if s in cap_pipe else sets[s].n_in_ports
+        idoc[s] = max(1, base, sets[s].n_in_ports if s == tc.OC_GEN else 0)
+    tcount = np.zeros(tc.N_UNIT_TYPES, np.int32)
+    for t in range(tc.N_UNIT_TYPES):
+        tcount[t] = getattr(pipes, _UNIT_PIPE[t]).n_units
+    tstart = np.zeros(tc.N_UNIT_TYPES, np.int32)
+    tstart[1:] = np.cumsum(tcount)[:-1]
+    utype = np.repeat(np.arange(tc.N_UNIT_TYPES, dtype=np.int8), tcount)
+    pc_info = np.zeros((n, fl.N_PC_INFO_FIELDS), np.int64)
+    for col, arr in ((fl.F_PC_OPCLASS, opclass), (fl.F_PC_UNIT, unit), (fl.F_PC_OCSET, ocset),
+                     (fl.F_PC_LATENCY, lat), (fl.F_PC_II, ii),
+                     (fl.F_PC_NSRC, [len(r) for r in srcs]),
+                     (fl.F_PC_NDST, [len(r) for r in dsts]), (fl.F_PC_NIMM, nimm),
+                     (fl.F_PC_MEM, mem), (fl.F_PC_FLAGS, flags)):
+        pc_info[:, col] = arr
+    set_info = np.zeros((tc.N_OC_SETS, fl.N_SET_INFO_FIELDS), np.int64)
+    set_info[:, fl.F_SET_CU_START] = starts
+    set_info[:, fl.F_SET_CU_COUNT] = counts
+    set_info[:, fl.F_SET_IN_PORTS] = [s.n_in_ports for s in sets]
+    set_info[:, fl.F_SET_OUT_PORTS] = [s.n_out_ports for s in sets]
+    set_info[:, fl.F_SET_IDOC_CAP] = idoc
+    type_info = np.zeros((tc.N_UNIT_TYPES, fl.N_TYPE_INFO_FIELDS), np.int64)
+    type_info[:, fl.F_TYPE_UNIT_START] = tstart
+    type_info[:, fl.F_TYPE_UNIT_COUNT] = tcount
+    return StaticTables(
+        pc_info=pc_info, pc_src=src, pc_dst=dst, pc_sbsrc=_pad(sbsrc), pc_sbdst=_pad(sbdst),
+        cu_set=cu_set, set_info=set_info, unit_type=utype, type_info=type_info,
+        n_sb_bits=max(1, nregs + int(alloc.n_preds)))
