@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from warpsim.errors import WarpsimError
 
@@ -135,6 +139,135 @@ def _cmd_bench_run(args: argparse.Namespace) -> int:
     return 0 if result.verified else 1
 
 
+_SUMMARY_ROWS: tuple[tuple[str, str], ...] = (
+    ("gpu_sim_cycle", "d"), ("gpu_sim_insn", "d"), ("gpu_ipc", ".4f"),
+    ("gpgpu_n_tot_w_icount", "d"), ("gpu_warp_ipc", ".4f"), ("sm_avg_active_warps", ".2f"),
+    ("sched_issue_frac", ".4f"), ("L1D_total_cache_accesses", "d"),
+    ("L1D_total_cache_misses", "d"), ("L1D_total_cache_miss_rate", ".4f"),
+    ("L2_total_cache_accesses", "d"), ("L2_total_cache_misses", "d"),
+    ("L2_total_cache_miss_rate", ".4f"), ("dram_reads", "d"), ("dram_writes", "d"),
+    ("regfile_bank_reads", "d"), ("regfile_bank_writes", "d"),
+    ("regfile_bank_conflict_stalls", "d"), ("regfile_write_conflict_stalls", "d"),
+    ("regfile_bank_conflict_frac", ".4f"), ("gpgpu_n_shmem_bkconflict", "d"),
+    ("simt_divergence_frac", ".4f"),
+)
+"""Counters of the text summary of ``warpsim run``, in GPGPU-Sim's order, with formats."""
+
+
+def _number(value: Any) -> int | float | None:
+    """A counter as a JSON number: ints stay ints, NaN/inf (an undefined ratio) become None."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
+def _run_one(name: str, args: argparse.Namespace, cfg: Any) -> dict[str, Any]:
+    """Run benchmark ``name`` on a timed Device of ``cfg``; returns the ``warpsim run`` record."""
+    import warpsim
+    from warpsim.bench import run_benchmark
+
+    gpu = warpsim.Device(config=cfg)
+    launches: list[dict[str, Any]] = []
+    status = sys.stderr.isatty() and not args.quiet
+
+    def observe(kernel: Any, launch_cfg: Any, result: Any) -> None:
+        t = result.timing
+        launches.append({"kernel": kernel.name, "cycles": int(t.cycles),
+                         "warp_insts": int(result.stats["gpgpu_n_tot_w_icount"]),
+                         "timing_wall_s": float(t.wall_s),
+                         "numba_compile_s": float(t.numba_compile_s),
+                         "ctas_per_sm": int(t.occupancy.get("ctas_per_sm", 0))})
+        if status:
+            done = sum(x["cycles"] for x in launches)
+            print(f"\r\x1b[K{name}: launch {len(launches)} ({kernel.name}), {done} cycles",
+                  end="", file=sys.stderr, flush=True)
+
+    gpu.add_launch_observer(observe)
+    if status:
+        print(f"{name}: running ({args.size}, {cfg.name})", end="", file=sys.stderr, flush=True)
+    result = run_benchmark(name, size=args.size, device=gpu)
+    if status:
+        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    stats = {k: _number(v) for k, v in gpu.stats.items()}
+    compile_s = sum(x["numba_compile_s"] for x in launches)
+    timing_s = sum(x["timing_wall_s"] for x in launches)
+    wall_s = max(result.total_seconds - compile_s, 1e-9)
+    warp_insts = float(stats.get("gpgpu_n_tot_w_icount") or 0)
+    occupancy: dict[str, int] = {}
+    for x in launches:
+        occupancy.setdefault(x["kernel"], x["ctas_per_sm"])
+    record: dict[str, Any] = {
+        "benchmark": result.name, "config": cfg.name, "overrides": list(args.override),
+        "gpgpusim_config": args.gpgpusim_config, "size": result.size,
+        "verified": result.verified, "mismatches": list(result.mismatches),
+        "launches": result.n_launches, "stats": stats, "ctas_per_sm": occupancy,
+        "wall_s": round(wall_s, 4), "warp_inst_per_s": warp_insts / wall_s,
+        "timing_wall_s": round(timing_s, 4),
+        "timing_warp_inst_per_s": warp_insts / timing_s if timing_s > 0 else None,
+        "numba_compile_s": round(compile_s, 3), "ptx_compile_s": round(result.compile_seconds, 3),
+        "per_launch": launches,
+    }
+    if args.energy or args.json:
+        from warpsim.power import energy_for_gpu
+
+        bd = energy_for_gpu(gpu.stats, gpu.gpu_config)
+        record["energy"] = bd.to_dict()
+        record["_breakdown"] = bd
+    gpu.close()
+    return record
+
+
+def _format_run(record: dict[str, Any]) -> str:
+    """The text summary of one ``warpsim run`` record, GPGPU-Sim style (``name = value``)."""
+    s = record["stats"]
+    status = "verified" if record["verified"] else "FAILED verification"
+    lines = [f"{record['benchmark']} ({record['size']}) on {record['config']}: {status}, "
+             f"{record['launches']} launches"]
+    lines += [f"  {line}" for line in record["mismatches"]]
+    for key, fmt in _SUMMARY_ROWS:
+        value = s.get(key)
+        text = "n/a" if value is None else format(value, fmt)
+        lines.append(f"{key:<32} = {text}")
+    occ = ", ".join(f"{k} {v}" for k, v in record["ctas_per_sm"].items())
+    lines.append(f"{'ctas_per_sm':<32} = {occ}")
+    lines.append(f"{'wall_s':<32} = {record['wall_s']:.3f} (numba compile "
+                 f"{record['numba_compile_s']:.1f} s excluded)")
+    lines.append(f"{'warp_inst_per_s':<32} = {record['warp_inst_per_s']:.4g} (functional + "
+                 f"timing; timing alone {record['timing_warp_inst_per_s'] or 0:.4g})")
+    return "\n".join(lines)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from warpsim.arch import resolve_config
+    from warpsim.bench import get_benchmark
+
+    for name in args.benchmarks:  # every name is checked before anything runs
+        get_benchmark(name)
+    cfg = resolve_config(args.config, gpgpusim_config=args.gpgpusim_config,
+                         overrides=args.override)
+    failed = 0
+    for i, name in enumerate(args.benchmarks):
+        record = _run_one(name, args, cfg)
+        breakdown = record.pop("_breakdown", None)
+        failed += not record["verified"]
+        if args.json:
+            print(json.dumps(record, indent=None if len(args.benchmarks) > 1 else 2),
+                  flush=True)
+            continue
+        if i:
+            print()
+        print(_format_run(record))
+        if args.energy and breakdown is not None:
+            from warpsim.power import format_energy_table
+
+            print()
+            print(format_energy_table(breakdown))
+    return 1 if failed else 0
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from warpsim.toolchain import toolchain_info
 
@@ -175,6 +308,24 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--size", default="small", help="tiny, small or paper (default small)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=_cmd_bench_run)
+
+    p = sub.add_parser("run", help="run benchmarks on the timing model: cycles, IPC, caches, "
+                                   "register banks, energy")
+    p.add_argument("benchmarks", nargs="+", metavar="BENCH",
+                   help="benchmark name(s) (`warpsim bench list`); several run one after "
+                        "another in one process (the timing engine compiles once)")
+    p.add_argument("--config", default="gtx480", help="GPU preset (default gtx480)")
+    p.add_argument("--gpgpusim-config", metavar="FILE",
+                   help="a gpgpusim.config applied over --config")
+    p.add_argument("-o", "--override", action="append", default=[], metavar="FIELD=VALUE",
+                   help="dotted configuration override, e.g. -o regfile.n_banks=32 "
+                        "(repeatable)")
+    p.add_argument("--size", default="small", help="tiny, small or paper (default small)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON record per benchmark (energy included)")
+    p.add_argument("--energy", action="store_true", help="also print the energy breakdown")
+    p.add_argument("-q", "--quiet", action="store_true", help="no status line on stderr")
+    p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
     p.set_defaults(func=_cmd_doctor)
