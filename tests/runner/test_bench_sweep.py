@@ -1,4 +1,5 @@
-"""End to end over the real benchmark suite: the shipped quick sweep, its records and report.
+"""End to end over the real benchmark suite: the shipped quick sweep, timed, its records and
+report; and the functional-only job function.
 
 Runs only when ``warpsim.bench.run_benchmark`` is importable. Jobs run in-process
 (``InlineExecutor``) to keep the suite fast; the executors have their own tests.
@@ -6,6 +7,7 @@ Runs only when ``warpsim.bench.run_benchmark`` is importable. Jobs run in-proces
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,30 +17,51 @@ if not hasattr(bench, "run_benchmark"):
     pytest.skip("warpsim.bench.run_benchmark is not there yet", allow_module_level=True)
 
 from warpsim.runner.executors import InlineExecutor  # noqa: E402
-from warpsim.runner.simulate import clear_functional_cache  # noqa: E402
+from warpsim.runner.simulate import (  # noqa: E402
+    clear_functional_cache,
+    simulate_functional,
+)
 from warpsim.runner.store import load_results  # noqa: E402
 from warpsim.runner.sweep import load_sweep, run_sweep  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sweep-quick.yaml"
 
 
-def test_quick_example_sweep_runs_functionally_and_reports(tmp_path):
-    clear_functional_cache()
+def test_quick_example_sweep_runs_timed_and_reports(tmp_path):
     spec = load_sweep(EXAMPLE)
     summary = run_sweep(spec, tmp_path, executor=InlineExecutor(), progress=False)
     df = load_results(tmp_path)
     assert summary.failed == 0, df[["benchmark", "error_message"]].to_string()
     assert len(df) == len(spec.jobs()) == len(spec.benchmarks) * 2
-    assert set(df["mode"]) == {"functional"} and df["verified"].all()
-    assert "gpu_sim_cycle" not in df.columns  # no timing engine yet: no timing counters
+    assert set(df["mode"]) == {"timing"} and df["verified"].all()
+    assert (df["gpu_sim_cycle"] > 0).all() and (df["energy_total_pj"] > 0).all()
     assert (df["gpu_sim_insn"] > 0).all()
     assert (df["gpu_sim_insn"] <= 32 * df["gpgpu_n_tot_w_icount"]).all()
-    # Functional counts do not depend on the timing configuration, and are shared.
+    # Instruction counts do not depend on the timing configuration.
     per_bench = df.groupby("benchmark")["gpu_sim_insn"].nunique()
     assert (per_bench == 1).all()
-    assert df.groupby("benchmark")["functional_cached"].sum().eq(1).all()
+    # The variants differ only in register banks: the record's configuration says so.
+    banks = df.set_index(["benchmark", "variant"])["config"].map(
+        lambda c: json.loads(c)["regfile"]["n_banks"])
+    assert set(banks.xs("base", level="variant")) == {16}
+    assert set(banks.xs("banks32", level="variant")) == {32}
 
     from warpsim.report import make_report
 
     page = make_report(tmp_path).read_text()
-    assert "No timing counters" in page and "SIMT efficiency" in page
+    assert "Normalised IPC" in page and "No timing counters" not in page
+    assert "SIMT efficiency" in page
+
+
+def test_functional_job_function_shares_one_run_per_benchmark(tmp_path):
+    clear_functional_cache()
+    spec = load_sweep(EXAMPLE)
+    run_sweep(spec, tmp_path, executor=InlineExecutor(), progress=False,
+              simulate=simulate_functional)
+    df = load_results(tmp_path)
+    assert set(df["mode"]) == {"functional"} and df["verified"].all()
+    assert "gpu_sim_cycle" not in df.columns
+    assert df.groupby("benchmark")["functional_cached"].sum().eq(1).all()
+    from warpsim.report import make_report
+
+    assert "No timing counters" in make_report(tmp_path).read_text()

@@ -13,7 +13,7 @@ from warpsim.runner import perf
 
 @pytest.fixture(scope="module")
 def report():
-    return perf.run_perf(repeat=2, n_threads=2048)
+    return perf.run_perf(timing=False, repeat=2, n_threads=2048)
 
 
 def test_report_has_every_benchmark_verified(report):
@@ -71,7 +71,78 @@ def test_divergent_reference_matches_a_scalar_loop():
 
 
 @pytest.mark.parametrize("kwargs", [dict(functional=False, timing=False), dict(repeat=0),
-                                    dict(benchmarks=("nope",)), dict(n_threads=0)])
+                                    dict(benchmarks=("nope",)), dict(n_threads=0),
+                                    dict(functional=False, timing_benchmarks=("nope",)),
+                                    dict(functional=False, timing_benchmarks=()),
+                                    dict(functional=False, timing_size="huge")])
 def test_bad_arguments_are_config_errors(kwargs):
     with pytest.raises(ConfigError):
         perf.run_perf(**kwargs)
+
+
+# -- the timing half ------------------------------------------------------------------------------
+
+_TIMED = ("vector_add", "reduction")
+
+
+@pytest.fixture(scope="module")
+def timing_report():
+    pytest.importorskip("warpsim.bench")
+    return perf.run_perf(functional=False, timing=True, repeat=2, timing_benchmarks=_TIMED,
+                         timing_size="tiny")
+
+
+def _functional_counts(name):
+    """Oracle: the functional executor alone (no timing), summed over the launches."""
+    from warpsim.bench import run_benchmark
+    from warpsim.runtime import Device
+
+    counts = [0, 0, 0]
+
+    def observe(kernel, cfg, result):
+        counts[0] += 1
+        counts[1] += result.thread_instructions
+        counts[2] += result.warp_instructions
+
+    with Device() as gpu:
+        gpu.add_launch_observer(observe)
+        assert run_benchmark(name, size="tiny", device=gpu).verified
+    return tuple(counts)
+
+
+def test_timing_half_reports_each_benchmark_verified_and_deterministic(timing_report):
+    r = timing_report
+    assert r["benchmarks"] == [] and r["functional_thread_inst_per_s"] is None
+    assert [b["name"] for b in r["timing_benchmarks"]] == list(_TIMED)
+    assert r["timing_size"] == "tiny" and r["timing_config"] == "gtx480"
+    for b in r["timing_benchmarks"]:
+        assert b["verified"] and b["cycles"] > 0
+        assert (b["launches"], b["thread_instructions"], b["warp_instructions"]) == \
+            _functional_counts(b["name"])
+        assert len(b["timing_wall_s_all"]) == 2 and b["timing_wall_s"] > 0
+        assert b["timing_warp_inst_per_s"] == pytest.approx(
+            b["warp_instructions"] / b["timing_wall_s"])
+        assert b["ipc"] == pytest.approx(b["thread_instructions"] / b["cycles"])
+    rates = [b["timing_warp_inst_per_s"] for b in r["timing_benchmarks"]]
+    assert r["timing_warp_inst_per_s"] == pytest.approx(sum(rates) / 2)  # median of two
+    walls = sum(b["timing_wall_s"] for b in r["timing_benchmarks"])
+    warps = sum(b["warp_instructions"] for b in r["timing_benchmarks"])
+    assert r["timing_warp_inst_per_s_total"] == pytest.approx(warps / walls)
+    assert r["numba_compile_s"] >= 0 and r["timing_warmup_s"] >= r["numba_compile_s"]
+    json.dumps(r)
+
+
+def test_nondeterministic_cycles_are_an_internal_error(monkeypatch):
+    from warpsim.errors import InternalError
+
+    calls = iter(range(100))
+
+    def fake_run(name, size, config):
+        timing = type("T", (), {"wall_s": 0.1, "numba_compile_s": 0.0})()
+        n = next(calls)
+        return True, [timing], {"gpu_sim_cycle": 100 + n, "gpu_sim_insn": 64,
+                                "gpgpu_n_tot_w_icount": 2}
+
+    monkeypatch.setattr(perf, "_timed_run", fake_run)
+    with pytest.raises(InternalError, match="not deterministic"):
+        perf._measure_timing("vector_add", "tiny", "gtx480", 2)

@@ -75,3 +75,64 @@ def test_power_breakdown_is_converted_from_joules_to_pj():
     assert cols["energy_static_total_pj"] == pytest.approx(1.0)
     assert cols["energy_total_pj"] == pytest.approx(8.0)
     assert json.loads(cols["energy_breakdown"])["table"] == "t"
+
+
+# -- the default job function, on the real suite and timing engine ------------------------------
+
+_TIMED = Job(benchmark="vector_add", size="tiny", label="base")
+
+
+@pytest.fixture(scope="module")
+def timed_record():
+    pytest.importorskip("warpsim.bench")
+    return run_job(_TIMED, sweep="t")
+
+
+def test_timed_job_records_timing_counters_and_energy(timed_record):
+    rec = timed_record
+    assert rec["status"] == "ok", rec["traceback"]
+    assert rec["mode"] == "timing" and rec["verified"] is True
+    assert rec["functional_cached"] is False
+    assert rec["gpu_sim_cycle"] > 0 and rec["gpu_tot_sim_cycle"] == rec["gpu_sim_cycle"]
+    # Derived metrics follow from the counters they are defined by.
+    assert rec["gpu_ipc"] == pytest.approx(rec["gpu_sim_insn"] / rec["gpu_sim_cycle"])
+    assert rec["energy_total_pj"] > 0
+    assert rec["energy_total_pj"] == pytest.approx(
+        rec["energy_dynamic_total_pj"] + rec["energy_static_total_pj"])
+    assert json.loads(rec["energy_breakdown"])["table"] == rec["energy_table"]
+    assert 0 < rec["timing_wall_s"] <= rec["wall_s"]
+    assert rec["timing_warp_inst_per_s"] == pytest.approx(
+        rec["gpgpu_n_tot_w_icount"] / rec["timing_wall_s"])
+    assert rec["bench_launches"] == 1 and rec["numba_compile_s"] >= 0
+
+
+def test_timed_job_counts_equal_the_functional_run(timed_record):
+    # Oracle: the functional executor alone, on a device without timing.
+    from warpsim.runner.simulate import clear_functional_cache, simulate_functional
+
+    clear_functional_cache()
+    functional = simulate_functional(_TIMED)
+    assert functional["mode"] == "functional" and functional["energy"] == {}
+    assert functional["functional_cached"] is False
+    for name in ("gpu_sim_insn", "gpgpu_n_tot_w_icount"):
+        assert timed_record[name] == functional["stats"][name]
+    assert simulate_functional(_TIMED)["functional_cached"] is True
+
+
+def test_timed_job_uses_the_jobs_configuration(timed_record):
+    from warpsim.runner.simulate import simulate
+
+    # One SM instead of 15: the same work takes more cycles on the overridden configuration.
+    small = Job(benchmark="vector_add", size="tiny", overrides=(("sm.n_sms", 1),))
+    base = timed_record
+    one = simulate(small)["stats"]
+    assert one["gpu_sim_insn"] == base["gpu_sim_insn"]
+    assert one["gpu_sim_cycle"] > base["gpu_sim_cycle"]
+
+
+def test_job_with_mechanisms_is_refused_with_a_hint():
+    from warpsim.runner.simulate import simulate
+
+    job = Job(benchmark="vector_add", mechanisms=(("wir", ()),))
+    with pytest.raises(ConfigError, match="hint:"):
+        simulate(job)

@@ -1,5 +1,7 @@
 """The benchmark command's core (``warpsim perf``): simulation speed on a fixed set of kernels.
 
+Functional half:
+
 Follows: ARCHITECTURE.md §8 (performance targets, measured with trace emission on, kernels of
 >= 1e6 threads). Three kernels from ``perf_kernels.cu`` — compute-bound (64-iteration FMA and
 integer-hash loop), memory-bound (SAXPY) and divergent (per-lane trip counts, if/else) — run
@@ -10,6 +12,18 @@ Assumptions: [A] wall time of a launch is the host time of the ``kernel[grid, bl
 the median over ``repeat`` launches, after one untimed one-block warm-up launch (PTX-to-program
 translation, numba cache loads); [A] traces are streamed to a counting sink and dropped, as a
 timing run consumes them batch by batch.
+
+Timing half: the benchmarks of :data:`TIMING_BENCHMARKS` from ``warpsim.bench`` (streaming,
+dense compute, shared-memory reduction, stencil, transcendental-heavy, irregular graph) at
+:data:`TIMING_SIZE` on a timed ``warpsim.Device(config="gtx480")``, each on a fresh device per
+repeat; every run must verify against the suite's numpy reference and every repeat must
+simulate the same number of cycles (determinism), else ``InternalError``.
+Assumptions: [A] a benchmark's timing wall time is the sum over its launches of
+``TimingResult.wall_s``: the timing engine and its trace handling (batches consumed while the
+functional pass runs), excluding the functional pass itself, host copies, verification and
+numba compilation; the reported time is the median over ``repeat`` runs; [A] the cycle loop's
+numba compilation is measured once, by an untimed warm-up run (``vector_add`` at ``tiny``)
+before the first benchmark, and reported as ``numba_compile_s``, never inside a rate.
 """
 
 from __future__ import annotations
@@ -29,7 +43,8 @@ import numpy as np
 
 from warpsim.errors import ConfigError, InternalError
 
-__all__ = ["BENCHMARKS", "PERF_KERNELS", "run_perf"]
+__all__ = ["BENCHMARKS", "PERF_KERNELS", "TIMING_BENCHMARKS", "TIMING_CONFIG", "TIMING_SIZE",
+           "run_perf"]
 
 _log = logging.getLogger(__name__)
 
@@ -39,6 +54,16 @@ PERF_KERNELS = Path(__file__).with_name("perf_kernels.cu")
 BENCHMARKS = ("compute", "memory", "divergent")
 """Benchmark names, in the order they run."""
 
+TIMING_BENCHMARKS = ("vector_add", "matrix_mul", "reduction", "hotspot", "black_scholes", "bfs")
+"""``warpsim.bench`` benchmarks of the timing half, in the order they run."""
+
+TIMING_SIZE = "small"
+"""Their input size (a few seconds of timing each)."""
+
+TIMING_CONFIG = "gtx480"
+"""The GPU preset they are timed on."""
+
+_WARMUP = ("vector_add", "tiny")
 _BLOCK = 256
 _SEED = 20260522
 
@@ -163,9 +188,11 @@ def peak_rss_mb() -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
+def run_perf(functional: bool = True, timing: bool = True, repeat: int = 3, *,
              n_threads: int = 1 << 20, benchmarks: tuple[str, ...] = BENCHMARKS,
-             trace: bool = True) -> dict[str, Any]:
+             trace: bool = True, timing_benchmarks: tuple[str, ...] = TIMING_BENCHMARKS,
+             timing_size: str = TIMING_SIZE, timing_config: Any = TIMING_CONFIG,
+             ) -> dict[str, Any]:
     """Measure simulation speed on the fixed benchmark set.
 
     Parameters
@@ -173,16 +200,18 @@ def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
     functional
         Measure the functional pass (trace emission on).
     timing
-        Measure the timing pass (``timing_warp_inst_per_s`` stays None until the timing engine
-        exists).
+        Measure the timing pass on ``timing_benchmarks``.
     repeat
-        Launches per benchmark; times are medians.
+        Launches (functional) or runs (timing) per benchmark; times are medians.
     n_threads
         Threads per launch (>= 1e6 for the reported numbers; smaller for tests).
     benchmarks
         A subset of ``BENCHMARKS``.
     trace
         Emit per-warp traces (the measured configuration; off only for comparisons).
+    timing_benchmarks, timing_size, timing_config
+        ``warpsim.bench`` names, their size and the GPU configuration (preset name or
+        ``GPUConfig``) of the timing half (defaults: the reported set).
 
     Returns
     -------
@@ -190,8 +219,19 @@ def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
         ``benchmarks`` (one entry per kernel: threads, thread and warp instructions, wall
         seconds, rates, verified, trace records and bytes streamed by the last launch),
         ``functional_thread_inst_per_s`` and ``functional_warp_inst_per_s`` (medians over the
-        set), ``timing_warp_inst_per_s``,
+        set), ``timing_benchmarks`` (one entry per benchmark: launches, thread and warp
+        instructions, cycles, timing wall seconds, ``timing_warp_inst_per_s``, verified),
+        ``timing_warp_inst_per_s`` (median over the set), ``timing_warp_inst_per_s_total``
+        (all warp instructions over all timing wall time), ``numba_compile_s``,
         ``peak_rss_mb``, ``compile_s`` and the environment.
+
+    Raises
+    ------
+    ConfigError
+        For a bad argument (an unknown timing benchmark or size included).
+    InternalError
+        When a benchmark computes a wrong result, or repeats differ in instruction or cycle
+        counts.
     """
     if not functional and not timing:
         raise ConfigError("perf.functional", functional, "functional and/or timing enabled")
@@ -202,6 +242,8 @@ def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
     unknown = [b for b in benchmarks if b not in _CASES]
     if unknown:
         raise ConfigError("perf.benchmarks", tuple(benchmarks), f"names from {BENCHMARKS}")
+    if timing:
+        _check_timing_args(timing_benchmarks, timing_size)
     from warpsim.runtime import Device
 
     report: dict[str, Any] = {
@@ -209,8 +251,6 @@ def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
         "trace": trace, "benchmarks": [], "functional_thread_inst_per_s": None,
         "functional_warp_inst_per_s": None, "timing_warp_inst_per_s": None, "notes": [],
     }
-    if timing:
-        report["notes"].append("timing engine not available yet: timing_warp_inst_per_s = None")
     if functional:
         sink = _TraceCounter()
         gpu = Device(trace=trace, trace_sink=sink)
@@ -226,6 +266,8 @@ def run_perf(functional: bool = True, timing: bool = False, repeat: int = 3, *,
         warp_rates = [b["warp_inst_per_s"] for b in report["benchmarks"]]
         report["functional_thread_inst_per_s"] = statistics.median(rates)
         report["functional_warp_inst_per_s"] = statistics.median(warp_rates)
+    if timing:
+        report.update(_run_timing(tuple(timing_benchmarks), timing_size, timing_config, repeat))
     report["peak_rss_mb"] = peak_rss_mb()
     report["environment"] = {
         "python": platform.python_version(), "numpy": np.__version__,
@@ -280,4 +322,85 @@ def _measure(gpu: Any, case: _Case, mod: Any, repeat: int,
         "thread_inst_per_s": thread_inst / wall,
         "warp_inst_per_s": warp_inst / wall, "verified": True,
         "trace_records": sink.records, "trace_bytes": sink.nbytes,
+    }
+
+
+# -- the timing half -----------------------------------------------------------------------------
+
+
+def _check_timing_args(names: tuple[str, ...], size: str) -> None:
+    from warpsim.bench import SIZES, get_benchmark
+
+    if not names or isinstance(names, str):
+        raise ConfigError("perf.timing_benchmarks", names, "a non-empty tuple of benchmark names")
+    for name in names:
+        get_benchmark(name)  # ConfigError naming the valid ones
+    if size not in SIZES:
+        raise ConfigError("perf.timing_size", size, f"one of {tuple(SIZES)}")
+
+
+def _timed_run(name: str, size: str, config: Any) -> tuple[bool, list[Any], dict[str, Any]]:
+    """One run of a benchmark on a fresh timed device: (verified, per-launch TimingResults,
+    cumulative counters)."""
+    from warpsim.bench import run_benchmark
+    from warpsim.runtime import Device
+
+    timings: list[Any] = []
+    device = Device(config=config)
+    device.add_launch_observer(lambda kernel, cfg, result: timings.append(result.timing))
+    try:
+        result = run_benchmark(name, size=size, device=device)
+        stats = dict(device.stats)
+    finally:
+        device.close()
+    return bool(result.verified), timings, stats
+
+
+def _run_timing(names: tuple[str, ...], size: str, config: Any,
+                repeat: int) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    _, warm, _ = _timed_run(*_WARMUP, config)  # compiles the cycle loop once per process
+    warmup_s = time.perf_counter() - t0
+    compile_s = sum(float(t.numba_compile_s) for t in warm)
+    entries = [_measure_timing(name, size, config, repeat) for name in names]
+    late = sum(e.pop("numba_compile_s") for e in entries)  # 0 unless a kernel needed its own
+    rates = [e["timing_warp_inst_per_s"] for e in entries]
+    total_wall = sum(e["timing_wall_s"] for e in entries)
+    total_warp = sum(e["warp_instructions"] for e in entries)
+    return {
+        "timing_benchmarks": entries, "timing_size": size,
+        "timing_config": getattr(config, "name", config),
+        "timing_warp_inst_per_s": statistics.median(rates),
+        "timing_warp_inst_per_s_total": total_warp / total_wall,
+        "numba_compile_s": compile_s + late, "timing_warmup_s": warmup_s,
+    }
+
+
+def _measure_timing(name: str, size: str, config: Any, repeat: int) -> dict[str, Any]:
+    walls: list[float] = []
+    runs: set[tuple[int, int, int, int]] = set()
+    compile_s = 0.0
+    for _ in range(repeat):
+        verified, timings, stats = _timed_run(name, size, config)
+        if not verified:
+            raise InternalError(f"warpsim perf: {name} ({size}) computed a wrong result on "
+                                "the timed device; the functional model is broken")
+        walls.append(sum(float(t.wall_s) for t in timings))
+        compile_s += sum(float(t.numba_compile_s) for t in timings)
+        runs.add((len(timings), int(stats["gpu_sim_cycle"]), int(stats["gpu_sim_insn"]),
+                  int(stats["gpgpu_n_tot_w_icount"])))
+    if len(runs) != 1:
+        raise InternalError(f"warpsim perf: {name} ({size}) is not deterministic: repeated "
+                            "runs gave (launches, cycles, thread instructions, warp "
+                            f"instructions) {sorted(runs)}")
+    launches, cycles, thread_inst, warp_inst = runs.pop()
+    wall = statistics.median(walls)
+    _log.info("perf timing %s: %d cycles, %.3f s, %.3g warp-inst/s", name, cycles, wall,
+              warp_inst / wall)
+    return {
+        "name": name, "size": size, "launches": launches, "cycles": cycles,
+        "thread_instructions": thread_inst, "warp_instructions": warp_inst,
+        "ipc": thread_inst / cycles, "timing_wall_s": wall, "timing_wall_s_all": walls,
+        "timing_warp_inst_per_s": warp_inst / wall, "verified": True,
+        "numba_compile_s": compile_s,
     }

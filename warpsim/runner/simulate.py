@@ -1,22 +1,27 @@
-"""The default job function of a sweep: run one benchmark on one configuration.
+"""The default job function of a sweep: run one benchmark, timed, on one configuration.
 
-Follows: ARCHITECTURE.md §6-§7. Today a job runs its benchmark on the functional simulator
-(``warpsim.bench.run_benchmark`` over ``warpsim.Device``) and records the functional counts
-(``gpu_sim_insn``: thread instructions, ``gpgpu_n_tot_w_icount``: warp instructions) and whether
-the outputs verified. No timing counter is produced or estimated: there is no cycle-level engine
-yet, so records have ``mode = "functional"`` and no ``gpu_sim_cycle`` column.
+Follows: ARCHITECTURE.md §6-§7 and docs/timing-model.md. :func:`simulate` runs the job's
+benchmark (``warpsim.bench.run_benchmark``) on a timed ``warpsim.Device(config=<the job's
+resolved GPUConfig>)``: the functional pass emits per-warp traces that the cycle-level engine
+consumes batch by batch, so one pass yields outputs, functional counts and timing. The record
+gets the device's cumulative timing counters (the flat ``warpsim.stats`` dict over every launch,
+derived metrics such as ``gpu_ipc`` included), the ``warpsim.power`` energy breakdown of those
+counters, and timing wall time and rate columns; ``mode = "timing"``.
 
-The seam: :func:`run_timing` is the one function the timing-engine issue fills in. It receives
-the resolved ``GPUConfig``, the job (mechanisms and their overrides included) and the functional
-run (with its trace when :data:`NEEDS_TRACE` is true) and returns the timing counters and
-energy; :func:`simulate` then records ``mode = "timing"``.
+Counters are collected with ``Device.add_launch_observer`` (no subclass of ``Device``).
 
-Functional results are cached per worker process by :attr:`Job.functional_key`
-(benchmark, size, seed), so the timing configurations of one benchmark share one functional run
-(and, once traces are captured, one trace).
+:func:`simulate_functional` is the functional-only job function (``mode = "functional"``,
+functional counts only, cached per worker process by :attr:`Job.functional_key` so jobs that
+differ only in their timing configuration share one run); inject it with
+``run_sweep(spec, out, simulate=simulate_functional)``.
 
+Assumptions: [A] ``timing_wall_s`` is the sum over launches of ``TimingResult.wall_s`` (the
+engine and its trace handling, numba compilation excluded); ``numba_compile_s`` is the cycle
+loop's compile time paid by this job (non-zero only for the first timed job of a process).
 Deviations: the benchmark suite seeds its inputs from the benchmark name and size; the job's
-``seed`` is recorded but does not yet change the inputs.
+``seed`` is recorded but does not yet change the inputs. Mechanisms are not wired into the
+runtime's timed launches yet (the device passes the no-op hooks), so a job asking for
+mechanisms is refused with a ``ConfigError`` rather than run as the baseline.
 """
 
 from __future__ import annotations
@@ -27,20 +32,18 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from warpsim.errors import ConfigError
+from warpsim.errors import ConfigError, InternalError
 from warpsim.runner.jobs import Job
 
 __all__ = [
-    "NEEDS_TRACE",
     "FunctionalRun",
+    "TimedRun",
     "clear_functional_cache",
     "run_functional",
     "run_timing",
     "simulate",
+    "simulate_functional",
 ]
-
-NEEDS_TRACE = False
-"""Whether :func:`run_timing` consumes the functional trace (the timing issue sets it)."""
 
 _CACHE_ENTRIES = 16
 _CACHE: OrderedDict[tuple[str, str, int], FunctionalRun] = OrderedDict()
@@ -58,27 +61,41 @@ class FunctionalRun:
     verified: bool
     n_launches: int
     wall_s: float
-    traces: list[Any] = field(default_factory=list, repr=False)
-    """Per-launch traces when captured (``NEEDS_TRACE``)."""
 
 
-def _counting_device(stats: dict[str, int], traces: list[Any], trace: bool) -> Any:
-    """A ``warpsim.Device`` that sums every launch's functional counters into ``stats``."""
-    from warpsim.runtime import Device
+@dataclass(slots=True)
+class TimedRun:
+    """What the timed run of one job produced."""
 
-    class _CountingDevice(Device):  # type: ignore[misc, valid-type]
-        def _launch(self, *args: Any, **kwargs: Any) -> Any:
-            result = super()._launch(*args, **kwargs)
-            for name, value in (getattr(result, "stats", None) or {}).items():
-                stats[name] = stats.get(name, 0) + int(value)
-            if trace and getattr(result, "trace", None) is not None:
-                traces.append(result.trace)
-            return result
+    stats: dict[str, Any]
+    """``Device.stats``: timing counters summed over every launch, derived metrics included."""
+    energy: dict[str, Any]
+    """``energy_for_gpu(stats, gpu).to_dict()`` (joules, by component)."""
+    verified: bool
+    n_launches: int
+    wall_s: float
+    """Wall time of the whole benchmark run (functional pass, timing, verification)."""
+    timing_wall_s: float
+    """Sum of ``TimingResult.wall_s`` over launches (numba compilation excluded)."""
+    numba_compile_s: float
+    """Sum of ``TimingResult.numba_compile_s`` over launches."""
+    functional_stats: dict[str, int] = field(default_factory=dict)
+    """The functional executor's counters summed over launches (a cross-check)."""
 
-    return _CountingDevice(trace=trace)
+
+def _summing_observer(stats: dict[str, int]) -> Any:
+    """A launch observer that sums each launch's functional counters into ``stats``."""
+
+    def observe(kernel: Any, cfg: Any, result: Any) -> None:
+        del kernel, cfg
+        functional = getattr(result, "functional", result)  # a TimedLaunch wraps it
+        for name, value in (getattr(functional, "stats", None) or {}).items():
+            stats[name] = stats.get(name, 0) + int(value)
+
+    return observe
 
 
-def run_functional(job: Job, *, trace: bool = False) -> tuple[FunctionalRun, bool]:
+def run_functional(job: Job) -> tuple[FunctionalRun, bool]:
     """The functional run of ``job``'s benchmark, from the per-process cache when present.
 
     Returns
@@ -89,19 +106,22 @@ def run_functional(job: Job, *, trace: bool = False) -> tuple[FunctionalRun, boo
     key = job.functional_key
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
-        if hit is not None and (hit.traces or not trace):
+        if hit is not None:
             _CACHE.move_to_end(key)
             return hit, True
     from warpsim.bench import run_benchmark
+    from warpsim.runtime import Device
 
     stats: dict[str, int] = {}
-    traces: list[Any] = []
-    device = _counting_device(stats, traces, trace)
+    device = Device()
+    device.add_launch_observer(_summing_observer(stats))
     t0 = time.perf_counter()
-    result = run_benchmark(job.benchmark, size=job.size, device=device)
+    try:
+        result = run_benchmark(job.benchmark, size=job.size, device=device)
+    finally:
+        device.close()
     run = FunctionalRun(stats=stats, verified=bool(result.verified),
-                        n_launches=int(result.n_launches), wall_s=time.perf_counter() - t0,
-                        traces=traces)
+                        n_launches=int(result.n_launches), wall_s=time.perf_counter() - t0)
     with _CACHE_LOCK:
         _CACHE[key] = run
         while len(_CACHE) > _CACHE_ENTRIES:
@@ -115,46 +135,102 @@ def clear_functional_cache() -> None:
         _CACHE.clear()
 
 
-def run_timing(job: Job, gpu: Any, functional: FunctionalRun) -> dict[str, Any] | None:
-    """THE TIMING SEAM: the cycle-level simulation of ``job`` on ``gpu``; None while there is
-    no timing engine.
+def run_timing(job: Job, gpu: Any) -> TimedRun:
+    """Run ``job``'s benchmark on a timed ``warpsim.Device(config=gpu)``.
 
-    The timing issue replaces this body with a call into ``warpsim.timing`` and returns
-    ``{"stats": <every baseline and mechanism counter, zeros included>, "energy":
-    <warpsim.power energy breakdown .to_dict(), in pJ>}``. ``job.mechanism_overrides()`` gives
-    the mechanism selection in the engine's form.
+    Raises
+    ------
+    InternalError
+        When the engine's instruction counts differ from the functional executor's.
     """
-    del job, gpu, functional
-    return None
+    from warpsim.bench import run_benchmark
+    from warpsim.power import energy_for_gpu
+    from warpsim.runtime import Device
+
+    functional: dict[str, int] = {}
+    walls: list[float] = []
+    compiles: list[float] = []
+
+    def observe_timing(kernel: Any, cfg: Any, result: Any) -> None:
+        del kernel, cfg
+        walls.append(float(result.timing.wall_s))
+        compiles.append(float(result.timing.numba_compile_s))
+
+    device = Device(config=gpu)
+    device.add_launch_observer(_summing_observer(functional))
+    device.add_launch_observer(observe_timing)
+    t0 = time.perf_counter()
+    try:
+        result = run_benchmark(job.benchmark, size=job.size, device=device)
+        wall = time.perf_counter() - t0
+        stats = dict(device.stats)
+    finally:
+        device.close()
+    for name in ("gpu_sim_insn", "gpgpu_n_tot_w_icount"):
+        if name in functional and stats.get(name) != functional[name]:
+            raise InternalError(f"{job.benchmark}: the timing engine counted {name} = "
+                                f"{stats.get(name)}, the functional executor {functional[name]}")
+    energy = energy_for_gpu(stats, gpu).to_dict()
+    return TimedRun(stats=stats, energy=energy, verified=bool(result.verified),
+                    n_launches=int(result.n_launches), wall_s=wall,
+                    timing_wall_s=sum(walls), numba_compile_s=sum(compiles),
+                    functional_stats=functional)
+
+
+def _refuse_mechanisms(job: Job) -> None:
+    if job.mechanisms:
+        raise ConfigError("mechanisms", "+".join(job.mechanism_names),
+                          "no mechanisms: the runtime's timed launches do not take mechanism "
+                          "hooks yet",
+                          hint="remove 'mechanisms' from the sweep (baseline only)")
 
 
 def simulate(job: Job) -> dict[str, Any]:
-    """Run ``job``: resolve its configuration, run it functionally, then (when available) timed.
+    """Run ``job`` timed: resolve its configuration, run its benchmark on a timed device.
 
     Returns
     -------
     dict
-        ``stats`` (counter name -> value), ``energy`` (component -> pJ; empty without timing),
-        ``verified``, ``mode`` (``"functional"`` or ``"timing"``), ``functional_cached`` and
-        ``extra`` columns (``bench_launches``, ``functional_wall_s``).
+        ``stats`` (the cumulative timing counters and derived metrics), ``energy`` (the
+        ``EnergyBreakdown.to_dict()``; the record stores it as ``energy_*_pj`` columns),
+        ``verified``, ``mode = "timing"``, ``functional_cached = False`` and ``extra`` columns
+        (``bench_launches``, ``timing_wall_s``, ``timing_warp_inst_per_s``,
+        ``numba_compile_s``).
 
     Raises
     ------
     ConfigError
-        For an invalid configuration, or mechanisms asked for before the timing engine exists.
+        For an invalid configuration, or mechanisms (not wired into timed launches yet).
     """
     gpu = job.resolve()
-    functional, cached = run_functional(job, trace=NEEDS_TRACE)
-    timed = run_timing(job, gpu, functional)
+    _refuse_mechanisms(job)
+    run = run_timing(job, gpu)
+    warp_insts = float(run.stats.get("gpgpu_n_tot_w_icount", 0))
+    rate = warp_insts / run.timing_wall_s if run.timing_wall_s > 0 else float("nan")
+    extra = {"bench_launches": run.n_launches, "timing_wall_s": run.timing_wall_s,
+             "timing_warp_inst_per_s": rate, "numba_compile_s": run.numba_compile_s}
+    return {"stats": run.stats, "energy": run.energy, "verified": run.verified,
+            "mode": "timing", "functional_cached": False, "extra": extra}
+
+
+def simulate_functional(job: Job) -> dict[str, Any]:
+    """Run ``job`` on the functional simulator only (no timing counters, no energy).
+
+    Returns
+    -------
+    dict
+        ``stats`` (``gpu_sim_insn``, ``gpgpu_n_tot_w_icount``), ``energy`` (empty),
+        ``verified``, ``mode = "functional"``, ``functional_cached`` and ``extra`` columns
+        (``bench_launches``, ``functional_wall_s``).
+
+    Raises
+    ------
+    ConfigError
+        For an invalid configuration, or mechanisms (they need the timing engine).
+    """
+    job.resolve()
+    _refuse_mechanisms(job)
+    functional, cached = run_functional(job)
     extra = {"bench_launches": functional.n_launches, "functional_wall_s": functional.wall_s}
-    if timed is None:
-        if job.mechanisms:
-            raise ConfigError("mechanisms", "+".join(job.mechanism_names),
-                              "no mechanisms: they need the cycle-level timing engine, which "
-                              "does not exist yet",
-                              hint="remove 'mechanisms' from the sweep for functional runs")
-        return {"stats": dict(functional.stats), "energy": {}, "verified": functional.verified,
-                "mode": "functional", "functional_cached": cached, "extra": extra}
-    return {"stats": {**functional.stats, **dict(timed.get("stats", {}))},
-            "energy": dict(timed.get("energy", {})), "verified": functional.verified,
-            "mode": "timing", "functional_cached": cached, "extra": extra}
+    return {"stats": dict(functional.stats), "energy": {}, "verified": functional.verified,
+            "mode": "functional", "functional_cached": cached, "extra": extra}
