@@ -72,7 +72,8 @@ def _cmd_ptx(args: argparse.Namespace) -> int:
 def _cmd_perf(args: argparse.Namespace) -> int:
     from warpsim.runner.perf import run_perf
 
-    result = run_perf(functional=True, timing=False, repeat=args.repeat)
+    result = run_perf(functional=not args.timing_only, timing=not args.functional_only,
+                      repeat=args.repeat)
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
@@ -88,14 +89,23 @@ def _format_perf(result: dict) -> str:
         lines.append(f"{b['name']:<12}{b['kind']:<16}{b['threads']:>10}"
                      f"{b['thread_instructions']:>14.3e}{b['wall_s']:>9.2f}"
                      f"{b['thread_inst_per_s']:>15.3e}{b['warp_inst_per_s']:>13.3e}")
+    if result.get("timing_benchmarks"):
+        lines += ["", f"{'timed (gtx480)':<16}{'launches':>9}{'cycles':>11}{'warp inst':>12}"
+                      f"{'timing s':>10}{'warp inst/s':>13}"]
+        for b in result["timing_benchmarks"]:
+            lines.append(f"{b['name']:<16}{b['launches']:>9}{b['cycles']:>11}"
+                         f"{b['warp_instructions']:>12}{b['timing_wall_s']:>10.2f}"
+                         f"{b['timing_warp_inst_per_s']:>13.3e}")
+    func = result.get("functional_thread_inst_per_s")
     timing = result.get("timing_warp_inst_per_s")
     lines += [
         "",
-        f"functional_thread_inst_per_s  {result['functional_thread_inst_per_s']:.3e} (median)",
-        "timing_warp_inst_per_s        "
-        + (f"{timing:.3e} (median)" if timing else "n/a (no timing engine yet)"),
-        f"peak_rss_mb                   {result['peak_rss_mb']:.0f}",
+        "functional_thread_inst_per_s  " + (f"{func:.3e} (median)" if func else "n/a"),
+        "timing_warp_inst_per_s        " + (f"{timing:.3e} (median)" if timing else "n/a"),
     ]
+    if result.get("numba_compile_s") is not None:
+        lines.append(f"numba_compile_s               {result['numba_compile_s']:.1f}")
+    lines.append(f"peak_rss_mb                   {result['peak_rss_mb']:.0f}")
     return "\n".join(lines)
 
 
@@ -295,6 +305,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("perf", help="the project's speed benchmark (fixed inputs)")
     p.add_argument("--json", action="store_true", help="print one JSON record")
     p.add_argument("--repeat", type=int, default=3, help="runs per benchmark (median)")
+    p.add_argument("--functional-only", action="store_true", help="skip the timing half")
+    p.add_argument("--timing-only", action="store_true", help="skip the functional half")
     p.set_defaults(func=_cmd_perf)
 
     p = sub.add_parser("bench", help="the project's benchmark suite")
