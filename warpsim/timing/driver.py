@@ -67,6 +67,9 @@ class MemSystem(NamedTuple):
     has_completion: Any = None
     """``mem_has_completion(ms) -> bool``: False when no SM has a completion queued, a cheap
     guard of the per-SM completion poll (None: always poll)."""
+    busy: Any = None
+    """``mem_busy(ms) -> bool``: False when ``tick_memsys`` would do nothing this cycle (nothing
+    in flight, no buffered count), so the engine skips the call (None: always tick)."""
 
 
 def default_memsys() -> MemSystem:
@@ -87,7 +90,7 @@ def default_memsys() -> MemSystem:
     km[tc.MK_ATOMIC] = km[tc.MK_ATOMIC_GENERIC] = mc.MEM_ATOMIC
     return MemSystem(m.make_mem_state, m.mem_access, m.tick_memsys, m.mem_next_event,
                      m.mem_pop_completion, km, m.mem_flush_counters,
-                     getattr(m, "mem_has_completion", None))
+                     getattr(m, "mem_has_completion", None), getattr(m, "mem_busy", None))
 
 
 @dataclass(slots=True)
@@ -346,6 +349,7 @@ class TimingSimulator:
         return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, m.mem_access,
                               m.tick_memsys, m.mem_next_event, m.mem_pop_completion,
                               m.has_completion if m.has_completion is not None else _always,
+                              m.busy if m.busy is not None else _always,
                               self.hook_state, h.cta_fit, h.on_cta_release, h.issue_priority,
                               h.can_issue, h.on_issue, h.on_operand_read, h.on_writeback,
                               h.on_retire, self.max_cycles))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit, jit_uncached
+from warpsim._jit import jit_inline, jit_uncached
 from warpsim.stats import (
     C_SCHED_ACTIVE_CYCLES,
     C_SCHED_BARRIER_STALL_CYCLES,
@@ -82,7 +82,7 @@ FAULT_DEADLOCK = 1
 """``sc[SC_FAULT]``: nothing can ever happen again but CTAs are unfinished."""
 
 
-@jit
+@jit_inline
 def next_event(st, prm, cycle):  # pragma: no cover - jit
     """Earliest cycle > ``cycle`` at which a core unit can change state (INT64_MAX: never)."""
     nxt = INT64_MAX
@@ -107,7 +107,7 @@ def next_event(st, prm, cycle):  # pragma: no cover - jit
     return nxt
 
 
-@jit
+@jit_inline
 def _has_instruction(st, sm):  # pragma: no cover - jit
     """Some warp of the SM has a decoded instruction and is not held at a barrier."""
     for w in range(st.warp.shape[1]):
@@ -117,7 +117,7 @@ def _has_instruction(st, sm):  # pragma: no cover - jit
     return False
 
 
-@jit
+@jit_inline
 def _count_empty_schedulers(st, counters, sm, n_sched):  # pragma: no cover - jit
     """The stall classification of ``tick_issue`` when no warp has an instruction."""
     n_w = st.warp.shape[1]
@@ -138,7 +138,7 @@ def _count_empty_schedulers(st, counters, sm, n_sched):  # pragma: no cover - ji
             counters[sm, C_SCHED_IDLE_CYCLES] += 1
 
 
-@jit
+@jit_inline
 def _can_decode(st, sm, cycle, cap):  # pragma: no cover - jit
     """Some warp of the SM could fetch this cycle (``tick_decode`` rechecks branches)."""
     for w in range(st.warp.shape[1]):
@@ -150,7 +150,7 @@ def _can_decode(st, sm, cycle, cap):  # pragma: no cover - jit
     return False
 
 
-@jit
+@jit_inline
 def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
     """A CTA is waiting and some SM has a free CTA slot (``tick_dispatch`` decides)."""
     cta = st.sc[SC_NEXT_CTA]
@@ -164,7 +164,7 @@ def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
 
 @jit_uncached
 def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_memsys,
-               mem_next_event, mem_pop_completion, mem_has_completion, hs, cta_fit,
+               mem_next_event, mem_pop_completion, mem_has_completion, mem_busy, hs, cta_fit,
                on_cta_release, issue_priority, can_issue, on_issue, on_operand_read,
                on_writeback, on_retire, max_cycle):  # pragma: no cover - jit
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may
@@ -231,10 +231,15 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
         if _may_dispatch(st, prm, cycle) and tick_dispatch(st, tw, prm, counters, cycle, hs,
                                                            cta_fit, on_cta_release):
             progress = True
-        if tick_memsys(ms, counters, cycle):
+        if mem_busy(ms) and tick_memsys(ms, counters, cycle):
             progress = True
+        # mem_next_event is a pure query: only asked when the launch may end or to skip cycles
+        all_done = sc[SC_CTAS_DONE] >= n_ctas and sc[SC_NEXT_CTA] >= n_ctas
+        if progress and not all_done:
+            sc[SC_CYCLE] = cycle + 1
+            continue
         mem_next = mem_next_event(ms, cycle + 1)
-        if sc[SC_CTAS_DONE] >= n_ctas and sc[SC_NEXT_CTA] >= n_ctas and mem_next == INT64_MAX:
+        if all_done and mem_next == INT64_MAX:
             sc[SC_CYCLE] = cycle + 1
             return ST_DONE
         if progress:

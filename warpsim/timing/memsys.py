@@ -141,6 +141,7 @@ __all__ = [
     "make_mem_state",
     "mem_access",
     "mem_flush_counters",
+    "mem_busy",
     "mem_has_completion",
     "mem_idle",
     "mem_next_event",
@@ -502,3 +503,16 @@ def mem_idle(ms) -> bool:
         if ms.act[a] != 0:
             return False
     return True
+
+
+@jit
+def mem_busy(ms) -> bool:
+    """False when ``tick_memsys`` would change nothing: nothing in flight and no count buffered
+    by ``mem_access`` (the engine's guard of the per-cycle tick)."""
+    for a in range(N_ACT):
+        if ms.act[a] != 0:
+            return True
+    for sm in range(ms.sm_s.shape[0]):
+        if ms.sm_s[sm, S_PEND_ANY] != 0:
+            return True
+    return False

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit, jit_uncached
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_EXEC_FP32_THREAD_INSTS,
     C_EXEC_FP32_WARP_INSTS,
@@ -222,7 +222,7 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
     return True
 
 
-@jit
+@jit_inline
 def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):  # pragma: no cover - jit
     """Dispatch collector units holding all their operands into execution units, up to the
     set's out ports per step; units visited round robin from the clock (GPGPU-Sim
@@ -270,7 +270,7 @@ def _needs_completion(mk):  # pragma: no cover - jit
             or mk == MK_ATOMIC)
 
 
-@jit_uncached
+@jit_inline
 def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
                  mem_kind_map):  # pragma: no cover - jit
     """The LD/ST unit offers the next line of its current instruction to the memory system
@@ -307,7 +307,7 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
     return True
 
 
-@jit_uncached
+@jit_inline
 def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion, hs,
                    on_writeback, on_retire, on_cta_release):  # pragma: no cover - jit
     """Collect memory completions, then write back up to ``n_ex_wb_slots`` ready instructions

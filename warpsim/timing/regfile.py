@@ -20,7 +20,7 @@ Assumptions:
 
 from __future__ import annotations
 
-from warpsim._jit import jit, jit_uncached
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_OPCOLL_ALLOC_STALLS,
     C_REGFILE_BANK_CONFLICT_STALLS,
@@ -109,7 +109,7 @@ def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
     return n
 
 
-@jit
+@jit_inline
 def _allocate_collectors(st, tb, tw, counters, sm):  # pragma: no cover - jit
     """Move instructions from the ID_OC registers into free collector units of their set."""
     progress = False
@@ -145,7 +145,7 @@ def _allocate_collectors(st, tb, tw, counters, sm):  # pragma: no cover - jit
     return progress
 
 
-@jit_uncached
+@jit_inline
 def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
                            on_operand_read):  # pragma: no cover - jit
     """One operand-collector step after ready units were dispatched: the bank arbiter grants

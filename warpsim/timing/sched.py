@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit, jit_uncached
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_DECODE_INSTS,
     C_GPGPU_N_TOT_W_ICOUNT,
@@ -99,7 +99,7 @@ WAIT_SCOREBOARD = 1
 WAIT_PIPE = 2
 
 
-@jit
+@jit_inline
 def tick_decode(warp, trec, base_arr, pc_info, prm, counters, sm, cycle):  # pragma: no cover - jit
     """Fetch and decode into the I-buffers. Returns True when a warp decoded something.
     Takes the arrays it needs (``CoreState.warp``, ``TraceWindow.rec`` and ``base``,
@@ -231,7 +231,7 @@ def _two_level_update(st, tb, tw, prm, sm, s):  # pragma: no cover - jit
         active += 1
 
 
-@jit_uncached
+@jit_inline
 def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_issue,
                on_issue, on_cta_release):  # pragma: no cover - jit
     """Every scheduler of the SM issues from its best ready warp, or counts why it could not.
