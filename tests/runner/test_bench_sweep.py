@@ -1,8 +1,7 @@
 """End to end over the real benchmark suite: the shipped quick sweep, timed, its records and
 report; and the functional-only job function.
 
-Runs only when ``warpsim.bench.run_benchmark`` is importable. Jobs run in-process
-(``InlineExecutor``) to keep the suite fast; the executors have their own tests.
+Jobs run in-process (``InlineExecutor``) to keep the suite fast; the executors have their own tests.
 """
 
 from __future__ import annotations
@@ -10,19 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-bench = pytest.importorskip("warpsim.bench")
-if not hasattr(bench, "run_benchmark"):
-    pytest.skip("warpsim.bench.run_benchmark is not there yet", allow_module_level=True)
-
-from warpsim.runner.executors import InlineExecutor  # noqa: E402
-from warpsim.runner.simulate import (  # noqa: E402
+from warpsim.runner.executors import InlineExecutor
+from warpsim.runner.simulate import (
     clear_functional_cache,
     simulate_functional,
 )
-from warpsim.runner.store import load_results  # noqa: E402
-from warpsim.runner.sweep import load_sweep, run_sweep  # noqa: E402
+from warpsim.runner.store import load_results
+from warpsim.runner.sweep import load_sweep, run_sweep
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sweep-quick.yaml"
 
