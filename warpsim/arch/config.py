@@ -31,7 +31,9 @@ from warpsim.arch.memory import (
     SharedMemConfig,
 )
 from warpsim.arch.policies import BankMapping
+from warpsim.arch.register_sharing import RegisterSharingConfig
 from warpsim.arch.schema import ConfigBase
+from warpsim.arch.warped_compression import WarpedCompressionConfig
 from warpsim.errors import ConfigError
 
 __all__ = [
@@ -49,8 +51,10 @@ __all__ = [
     "PipeConfig",
     "PipelinesConfig",
     "RegFileConfig",
+    "RegisterSharingConfig",
     "SMConfig",
     "SharedMemConfig",
+    "WarpedCompressionConfig",
 ]
 
 _CFG = dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,6 +132,11 @@ class GPUConfig(ConfigBase):
     kernel_launch_latency_cycles: int = 0
     """Core cycles between a launch and its first CTA (-gpgpu_kernel_launch_latency;
     none in GPGPU-Sim 3.x, 5000 in the Volta/Ampere 4.x configs)."""
+    warped_compression: WarpedCompressionConfig = field(
+        default_factory=WarpedCompressionConfig)
+    """Warped-Compression mechanism (off by default; ``warpsim.mechanisms``)."""
+    register_sharing: RegisterSharingConfig = field(default_factory=RegisterSharingConfig)
+    """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
 
     def __post_init__(self) -> None:
         self._validate()

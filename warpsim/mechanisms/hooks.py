@@ -17,7 +17,8 @@ and its warp slot; ``rec`` is the absolute trace record of the instruction; ``cy
   is the policy's own key.
 - ``can_issue(hs, sm, warp, pc, cycle) -> bool``: veto issue of the warp's next instruction.
 - ``on_issue(hs, sm, warp, pc, rec, cycle) -> int``: 1 when the mechanism completes the
-  instruction itself (reuse hit: no operand read, no execution), else 0.
+  instruction itself (reuse hit: no operand read, no execution), else 0. Called for every
+  issued instruction except barriers, ``bar.arrive`` and ``exit``.
 - ``on_operand_read(hs, sm, warp, reg, bank, cycle) -> int``: bank accesses this operand read
   costs (baseline 1).
 - ``on_writeback(hs, sm, warp, pc, rec, cycle) -> int``: extra bank writes (baseline 0).

@@ -399,16 +399,23 @@ class Device:
     def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
         """Begin timing one launch (the simulator, and its memory system, persist)."""
         from warpsim.mechanisms.hooks import noop_hooks
+        from warpsim.mechanisms.registry import mechanism_for
         from warpsim.ptx.regalloc import allocate_registers
         from warpsim.timing.driver import TimingSimulator
         from warpsim.timing.static import build_static
 
         if self._timing_sim is None:
-            self._timing_sim = TimingSimulator(self.gpu_config, hooks=noop_hooks())
+            mech = mechanism_for(self.gpu_config)
+            self._timing_sim = (TimingSimulator(self.gpu_config, hooks=noop_hooks())
+                                if mech is None else
+                                TimingSimulator(self.gpu_config, mechanism=mech))
+        mech = self._timing_sim.mechanism
         program = kernel.module.image.program(kernel.name)
         cached = getattr(kernel, "_timing_static", None)
         if cached is None:
             alloc = allocate_registers(program.fn, schedule=False)  # PTX order, as replayed
+            if mech is not None:
+                alloc = mech.compile_pass(program, alloc)
             try:
                 regs = kernel.get_regs_per_thread()
             except WarpsimError:  # no ptxas: the allocator's count, comparable with ptxas's

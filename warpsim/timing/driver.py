@@ -171,6 +171,8 @@ class _Chunk:
     cols: tuple[np.ndarray, ...]
     """pc, nthr, nlines, nsec, bank, line0 (chunk-local), per-warp contiguous."""
     lines: np.ndarray
+    mech: np.ndarray | None = None
+    """The mechanism's record columns (``Mechanism.record_columns``), or None."""
 
 
 class _Launch:
@@ -203,6 +205,11 @@ class _Launch:
         self.chunk_recs: list[int] = []
         self.status = tc.ST_NEED_CTAS
         self.wall = 0.0
+        self.mech_state: Any = None
+        """The mechanism's per-launch state (``Mechanism.start_launch``)."""
+        k = sim.mechanism.n_record_columns if sim.mechanism is not None else 0
+        self.mech_cols = np.zeros((0, max(1, k)), np.int64)
+        """The mechanism's record columns of the window's records (row = record - base)."""
 
 
 class TimingSimulator:
@@ -212,15 +219,25 @@ class TimingSimulator:
     shmem_bytes=...)``, then ``sim.consume(chunk)`` for each ``TraceChunk`` (pass it as the
     executor's ``trace_sink``), then ``sim.finish() -> TimingResult``. ``hooks`` is a
     ``warpsim.mechanisms.hooks.Hooks`` (the runtime passes the no-op set), ``hook_state`` the
-    mechanisms' state; ``memsys`` a ``MemSystem`` (default: ``timing/memsys.py``). The memory
+    hooks' state; or ``mechanism`` a ``warpsim.mechanisms.base.Mechanism`` whose hooks, hook
+    state and per-launch life cycle are used instead (docs/dev-contracts.md "Mechanisms");
+    ``memsys`` a ``MemSystem`` (default: ``timing/memsys.py``). The memory
     system's state persists across launches (warm L2), counters are per launch and cumulative.
     """
 
-    def __init__(self, cfg: GPUConfig, *, hooks: Any, hook_state: Any = None,
+    def __init__(self, cfg: GPUConfig, *, hooks: Any = None, hook_state: Any = None,
                  memsys: MemSystem | None = None, skip_idle_cycles: bool = True,
-                 max_cycles: int = _MAX_CYCLES) -> None:
+                 max_cycles: int = _MAX_CYCLES, mechanism: Any = None) -> None:
         self.cfg = cfg
+        self.mechanism = mechanism
+        if hooks is None:
+            if mechanism is None:
+                raise InternalError("TimingSimulator needs hooks or a mechanism")
+            hooks = mechanism.hooks
         self.hooks = hooks
+        self._warm_state: Any = None
+        self.total_mech: dict[str, Any] = {}
+        """The mechanism's statistics summed over finished launches."""
         self.hook_state = hook_state if hook_state is not None else np.zeros(1, np.int64)
         self.memsys = memsys if memsys is not None else default_memsys()
         self.ms = self.memsys.make_mem_state(cfg)
@@ -244,14 +261,33 @@ class TimingSimulator:
         from warpsim.timing.dispatch import occupancy_limits
 
         tables = tables if tables is not None else build_static(program, alloc, self.cfg)
-        n_per_sm = ctas_per_sm(self.cfg, cta_threads, regs_per_thread, shmem_bytes,
-                               kernel or getattr(program, "name", ""))
+        kernel = kernel or getattr(program, "name", "")
+        base_n = ctas_per_sm(self.cfg, cta_threads, regs_per_thread, shmem_bytes, kernel)
+        mech = self.mechanism
+        n_per_sm = base_n
+        if mech is not None:
+            n_per_sm = int(mech.ctas_per_sm(cta_threads, regs_per_thread, shmem_bytes, base_n))
+            n_per_sm = max(1, min(n_per_sm, self.cfg.sm.n_max_ctas))
         self._compile_s = 0.0 if self._compiled else self._warm(tables)
         lw = _Launch(self, tables, n_ctas, cta_threads, n_per_sm, regs_per_thread, shmem_bytes)
         lw.occupancy = {**occupancy_limits(self.cfg, cta_threads, regs_per_thread, shmem_bytes),
                         "ctas_per_sm": n_per_sm}
-        lw.kernel = kernel or getattr(program, "name", "")
+        lw.kernel = kernel
+        if mech is not None:
+            lw.mech_state = mech.start_launch(self._launch_info(
+                program, alloc, tables, kernel, n_ctas, cta_threads, lw.wpc, regs_per_thread,
+                shmem_bytes, n_per_sm, base_n))
         self._launch = lw
+
+    def _launch_info(self, program: Any, alloc: Any, tables: StaticTables, kernel: str,
+                     n_ctas: int, cta_threads: int, wpc: int, regs: int, shmem: int,
+                     n_per_sm: int, base_n: int) -> Any:
+        from warpsim.timing.launch_info import LaunchInfo
+
+        return LaunchInfo(cfg=self.cfg, program=program, alloc=alloc, tables=tables,
+                                kernel=kernel, n_ctas=n_ctas, cta_threads=cta_threads,
+                                warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
+                                ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n)
 
     def consume(self, chunk: Any) -> None:
         """Add one ``TraceChunk`` (a CTA batch) and run the engine as far as it allows."""
@@ -268,7 +304,14 @@ class TimingSimulator:
         off = chunk.offsets.astype(np.int64)
         lw.window.wt[gw, fl.F_WT_BEG] = lw.rec_total + off[:-1]
         lw.window.wt[gw, fl.F_WT_END] = lw.rec_total + off[1:]
-        lw.chunks.append(_Chunk(first, k, cols, chunk.lines.astype(np.int64)))
+        mech = None
+        if self.mechanism is not None and self.mechanism.n_record_columns > 0:
+            mech = np.asarray(self.mechanism.record_columns(lw.mech_state, chunk), np.int64)
+            if mech.shape != (pc.size, self.mechanism.n_record_columns):
+                raise InternalError(f"{self.mechanism.name}.record_columns returned shape "
+                                    f"{mech.shape}, expected ({pc.size}, "
+                                    f"{self.mechanism.n_record_columns})")
+        lw.chunks.append(_Chunk(first, k, cols, chunk.lines.astype(np.int64), mech))
         lw.chunk_recs.append(lw.rec_total)
         lw.rec_total += int(pc.size)
         self._rebuild_window(lw, first + k)
@@ -297,6 +340,12 @@ class TimingSimulator:
         self.total_counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
         flat: dict[str, Any] = dict(export(counts))
         flat.update(derive(flat))
+        if self.mechanism is not None:
+            extra = self.mechanism.finish_launch(lw.mech_state, counts)
+            flat.update(extra)
+            for name, value in extra.items():
+                if isinstance(value, (int, np.integer)):
+                    self.total_mech[name] = self.total_mech.get(name, 0) + int(value)
         n_w = flat["gpgpu_n_tot_w_icount"]
         res = TimingResult(stats=flat, per_sm=export_per_sm(counts), cycles=cycles,
                            wall_s=lw.wall, warp_inst_per_s=n_w / lw.wall if lw.wall > 0 else 0.0,
@@ -310,6 +359,7 @@ class TimingSimulator:
         flat: dict[str, Any] = dict(export(self.total_counts))
         flat["gpu_sim_cycle"] = self.total_cycles
         flat.update(derive(flat))
+        flat.update(self.total_mech)
         return flat
 
     # -- internals -------------------------------------------------------------------------------
@@ -337,6 +387,8 @@ class TimingSimulator:
         line_off = np.cumsum([0] + [c.lines.size for c in live[:-1]])
         rec[:, fl.F_REC_LINE0] = np.concatenate(
             [c.cols[5] + o for c, o in zip(live, line_off, strict=True)])
+        if self.mechanism is not None and self.mechanism.n_record_columns > 0:
+            lw.mech_cols = np.concatenate([c.mech for c in live])
         lw.window = TraceWindow(base=np.array([lw.chunk_recs[lw.base_chunk]], np.int64),
                                 wt=lw.window.wt, rec=rec,
                                 lines=np.concatenate([c.lines for c in live]))
@@ -346,11 +398,17 @@ class TimingSimulator:
               ms: Any, prm: np.ndarray, tables: StaticTables) -> int:
         h = self.hooks
         m = self.memsys
+        hs = self.hook_state
+        if self.mechanism is not None:
+            mech_state = lw.mech_state if lw is not None else self._warm_state
+            cols = lw.mech_cols if lw is not None else np.zeros(
+                (0, max(1, self.mechanism.n_record_columns)), np.int64)
+            hs = self.mechanism.hook_state(mech_state, cols, int(window.base[0]))
         return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, m.mem_access,
                               m.tick_memsys, m.mem_next_event, m.mem_pop_completion,
                               m.has_completion if m.has_completion is not None else _always,
                               m.busy if m.busy is not None else _always,
-                              self.hook_state, h.cta_fit, h.on_cta_release, h.issue_priority,
+                              hs, h.cta_fit, h.on_cta_release, h.issue_priority,
                               h.can_issue, h.on_issue, h.on_operand_read, h.on_writeback,
                               h.on_retire, self.max_cycles))
 
@@ -365,6 +423,9 @@ class TimingSimulator:
         """Compile the cycle loop (an empty launch with the same types); returns seconds."""
         t0 = time.perf_counter()
         prm = self.prm.copy()
+        if self.mechanism is not None:
+            self._warm_state = self.mechanism.start_launch(self._launch_info(
+                None, None, tables, "<warm-up>", 0, 1, 1, 1, 0, 1, 1))
         state = make_core_state(self.cfg, tables, 0)
         state.sc[tc.SC_FINAL] = 1
         window = empty_window(1)
