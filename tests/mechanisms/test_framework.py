@@ -96,3 +96,13 @@ def test_registry_builds_nothing_for_the_baseline_and_refuses_two_mechanisms():
                                     "register_sharing.enabled=true"])
     with pytest.raises(ConfigError, match="one mechanism per run"):
         mechanism_for(both)
+
+
+def test_a_jobs_mechanisms_become_config_sections():
+    from warpsim.runner.jobs import Job
+
+    cfg = Job(benchmark="vector_add", mechanisms=(("warped_compression", ()),)).resolve()
+    assert cfg.warped_compression.enabled and not cfg.register_sharing.enabled
+    assert mechanism_for(Job(benchmark="vector_add").resolve()) is None
+    with pytest.raises(ConfigError, match="hint:"):
+        Job(benchmark="vector_add", mechanisms=(("wir", ()),)).resolve()

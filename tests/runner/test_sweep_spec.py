@@ -28,7 +28,19 @@ def _parse(data: dict) -> object:
     return parse_sweep(data, check_benchmarks=False)
 
 
-def test_grid_expands_to_the_cartesian_product():
+@pytest.fixture
+def fake_mechanisms(monkeypatch):
+    """A mechanism registry of names only (``fake``, ``wir``, ``warped_compression``)."""
+    import types
+
+    import warpsim.mechanisms
+
+    fake = {n: types.SimpleNamespace(NAME=n, Config=None)
+            for n in ("fake", "wir", "warped_compression")}
+    monkeypatch.setattr(warpsim.mechanisms, "REGISTRY", fake)
+
+
+def test_grid_expands_to_the_cartesian_product(fake_mechanisms):
     jobs = _parse(SPEC).jobs()
     # 2 benchmarks x 1 size x 2 seeds x 2 configs x 2 grid points x (1 baseline + 2 fake)
     assert len(jobs) == 2 * 2 * 2 * 2 * 3
@@ -43,7 +55,7 @@ def test_grid_expands_to_the_cartesian_product():
     assert mechs == {(), (("fake", (("entries", 4),)),), (("fake", (("entries", 8),)),)}
 
 
-def test_jobs_sharing_a_functional_run_are_adjacent():
+def test_jobs_sharing_a_functional_run_are_adjacent(fake_mechanisms):
     keys = [j.functional_key for j in _parse(SPEC).jobs()]
     firsts = [k for i, k in enumerate(keys) if i == 0 or keys[i - 1] != k]
     assert len(firsts) == len(set(keys)) == 4
@@ -172,15 +184,12 @@ def test_mechanism_names_and_fields_are_checked_against_the_registry(monkeypatch
     assert "rb_entries" in info.value.message
 
 
-def test_the_example_in_docs_runner_md_is_a_valid_sweep(monkeypatch):
+def test_the_example_in_docs_runner_md_is_a_valid_sweep(fake_mechanisms):
     import re
     from pathlib import Path
 
     import yaml
 
-    import warpsim.mechanisms
-
-    monkeypatch.delattr(warpsim.mechanisms, "REGISTRY", raising=False)
     doc = (Path(__file__).resolve().parents[2] / "docs" / "runner.md").read_text()
     block = re.search(r"```yaml\n(.*?)```", doc, re.S).group(1)
     spec = _parse(yaml.safe_load(block))

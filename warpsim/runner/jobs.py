@@ -163,14 +163,24 @@ class Job:
         return {name: dict(params) for name, params in self.mechanisms}
 
     def resolve(self) -> Any:
-        """The job's ``GPUConfig`` (preset, then gpgpusim.config, then overrides).
+        """The job's ``GPUConfig`` (preset, then gpgpusim.config, then overrides, then each
+        mechanism's section: ``<name>.enabled = true`` and its parameters).
 
         Raises
         ------
         ConfigError
-            For an unknown preset or field, or an invalid value.
+            For an unknown preset, field or mechanism, or an invalid value.
         """
-        return _resolve(self.gpu, self.gpgpusim_config, self.overrides)
+        from warpsim.mechanisms import REGISTRY
+
+        for name in self.mechanism_names:
+            if name not in REGISTRY:
+                raise ConfigError("mechanisms", name,
+                                  f"a mechanism warpsim implements: {', '.join(sorted(REGISTRY))}",
+                                  hint="the others are not implemented yet")
+        mech = tuple((f"{name}.{k}", v) for name, params in self.mechanisms
+                     for k, v in (("enabled", True), *params))
+        return _resolve(self.gpu, self.gpgpusim_config, self.overrides + mech)
 
     def to_dict(self) -> dict[str, Any]:
         """:meth:`identity` plus the label; inverse of :meth:`from_dict`."""
