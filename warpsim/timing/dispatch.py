@@ -51,6 +51,7 @@ from warpsim.timing.fields import (
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
+    F_WARP_SB_WAIT,
     F_WARP_TL_ACTIVE,
     F_WARP_TL_SEQ,
     F_WARP_VALID,
@@ -169,6 +170,7 @@ def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release):  # p
             st.warp_sb[sm, w, k] = 0
             st.warp_sb_long[sm, w, k] = 0
         st.warp[sm, w, F_WARP_SB_COUNT] = 0
+        st.warp[sm, w, F_WARP_SB_WAIT] = 0
         st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
         st.warp[sm, w, F_WARP_TL_SEQ] = st.sc[SC_TL_SEQ]
         st.sc[SC_TL_SEQ] += 1

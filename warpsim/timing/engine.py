@@ -30,6 +30,7 @@ from warpsim.stats import (
     C_SM_ACTIVE_WARP_CYCLES,
     C_SM_IDLE_CYCLES,
 )
+from warpsim.timing.borrow import borrowed
 from warpsim.timing.consts import (
     INT64_MAX,
     P_CTAS_PER_SM,
@@ -170,6 +171,16 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may
     need CTAs not delivered yet (ST_NEED_CTAS; resume later at the same cycle), a deadlock
     (ST_FAULT) or ``max_cycle`` (ST_CYCLE_LIMIT)."""
+    # unmanaged views: binding a state tuple to an inlined unit's argument otherwise costs an
+    # atomic incref and decref per array (``timing/borrow.py``); the caller keeps them alive
+    st = borrowed(st)
+    tb = borrowed(tb)
+    tw = borrowed(tw)
+    prm = borrowed(prm)
+    counters = borrowed(counters)
+    mem_kind_map = borrowed(mem_kind_map)
+    ms = borrowed(ms)
+    hs = borrowed(hs)
     n_sms = st.warp.shape[0]
     skip = prm[P_SKIP_IDLE] != 0
     snap = np.empty_like(counters)
@@ -187,8 +198,8 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
             return ST_CYCLE_LIMIT
         snap[:, :] = counters
         progress = False
-        # a call costs about 15 ns per array of its tuple arguments: units are only called
-        # when they can have work (the checks below are exact, not heuristics)
+        # units are only called when they can have work (the checks below are exact, not
+        # heuristics): each call still scans state and binds its tuple arguments
         poll = mem_has_completion(ms)
         for sm in range(n_sms):  # each SM's units back to front
             if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:

@@ -61,6 +61,7 @@ __all__ = [
     "F_SET_IDOC_CAP",
     "F_SET_IN_PORTS",
     "F_SET_OUT_PORTS",
+    "F_SM_INFL_HW",
     "F_SM_LINES_OUT",
     "F_SM_NEXT_WB",
     "F_SM_N_CTAS",
@@ -77,6 +78,7 @@ __all__ = [
     "F_WARP_INFLIGHT",
     "F_WARP_POS",
     "F_WARP_SB_COUNT",
+    "F_WARP_SB_WAIT",
     "F_WARP_TL_ACTIVE",
     "F_WARP_TL_SEQ",
     "F_WARP_VALID",
@@ -107,7 +109,8 @@ F_WARP_INFLIGHT = 9
 F_WARP_SB_COUNT = 10
 F_WARP_TL_ACTIVE = 11
 F_WARP_TL_SEQ = 12
-N_WARP_FIELDS = 13
+F_WARP_SB_WAIT = 13
+N_WARP_FIELDS = 14
 
 # -- infl --------------------------------------------------------------------------------------
 F_INFL_VALID = 0
@@ -149,7 +152,8 @@ F_LDST_UNIT = 4
 F_SM_NEXT_WB = 5
 F_SM_LINES_OUT = 6
 F_INFL_NFREE = 7
-N_SMV_FIELDS = 8
+F_SM_INFL_HW = 8
+N_SMV_FIELDS = 9
 
 # -- idoc_q ------------------------------------------------------------------------------------
 F_IDOC_WARP = 0

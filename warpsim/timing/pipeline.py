@@ -106,6 +106,7 @@ from warpsim.timing.fields import (
     F_SET_CU_COUNT,
     F_SET_CU_START,
     F_SET_OUT_PORTS,
+    F_SM_INFL_HW,
     F_SM_LINES_OUT,
     F_SM_NEXT_WB,
     F_TYPE_UNIT_COUNT,
@@ -114,6 +115,7 @@ from warpsim.timing.fields import (
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
+    F_WARP_SB_WAIT,
 )
 from warpsim.timing.regfile import bank_write, bank_write_ok
 
@@ -173,6 +175,8 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
         return False
     smv[sm, F_INFL_NFREE] -= 1
     f = infl_free[sm, smv[sm, F_INFL_NFREE]]
+    if f >= smv[sm, F_SM_INFL_HW]:
+        smv[sm, F_SM_INFL_HW] = f + 1
     nthr = trec[r, F_REC_NTHR]
     mk = pc_info[pc, F_PC_MEM]
     if mk == MK_LD_GENERIC or mk == MK_ST_GENERIC or mk == MK_ATOMIC_GENERIC:
@@ -327,7 +331,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
             counters[sm, C_MEM_LOAD_LATENCY_CYCLES] += cycle - st.infl[sm, tok, F_INFL_ISSUE]
     if st.smv[sm, F_SM_NEXT_WB] > cycle:
         return progress
-    nf = st.infl.shape[1]
+    nf = st.smv[sm, F_SM_INFL_HW]  # slots above were never used: READY is INT64_MAX
     done = 0
     last_ready = -1
     last_f = -1
@@ -370,6 +374,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
         st.infl_free[sm, st.smv[sm, F_INFL_NFREE]] = best
         st.smv[sm, F_INFL_NFREE] += 1
         st.warp[sm, w, F_WARP_INFLIGHT] -= 1
+        st.warp[sm, w, F_WARP_SB_WAIT] = 0  # its scoreboard changed: the issue scan rechecks
         counters[sm, C_WRITEBACK_WARP_INSTS] += 1
         on_retire(hs, sm, w, pc, rec, cycle)
         if (st.warp[sm, w, F_WARP_POS] == st.warp[sm, w, F_WARP_END]

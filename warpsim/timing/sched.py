@@ -86,6 +86,7 @@ from warpsim.timing.fields import (
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
+    F_WARP_SB_WAIT,
     F_WARP_TL_ACTIVE,
     F_WARP_TL_SEQ,
     F_WARP_VALID,
@@ -271,6 +272,9 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 continue
             if two_level and st.warp[sm, w, F_WARP_TL_ACTIVE] == 0:
                 continue
+            if st.warp[sm, w, F_WARP_SB_WAIT] != 0:  # still blocked: nothing changed since
+                any_sb = True
+                continue
             pc = tw.rec[st.warp[sm, w, F_WARP_POS] - base, F_REC_PC]
             # issue_check, written out: a call per warp and cycle costs more than the check
             hit = False
@@ -294,6 +298,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
             if not hit and sb_ent > 0 and nd > 0 and st.warp[sm, w, F_WARP_SB_COUNT] + nd > sb_ent:
                 hit = True
             if hit:
+                st.warp[sm, w, F_WARP_SB_WAIT] = 1
                 any_sb = True
                 continue
             if (tb.pc_info[pc, F_PC_FLAGS] & (F_BARRIER | F_BAR_ARRIVE | F_EXIT)) == 0:
@@ -334,6 +339,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
             r = rec - tw.base[0]
             pc = tw.rec[r, F_REC_PC]
             st.warp[sm, best, F_WARP_POS] = rec + 1
+            st.warp[sm, best, F_WARP_SB_WAIT] = 0
             st.warp[sm, best, F_WARP_IBUF] -= 1
             counters[sm, C_GPGPU_N_TOT_W_ICOUNT] += 1
             counters[sm, C_GPU_SIM_INSN] += tw.rec[r, F_REC_NTHR]

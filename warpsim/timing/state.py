@@ -41,7 +41,9 @@ class CoreState(NamedTuple):
     issue), END (one past the last record), IBUF (decoded instructions), FETCH_READY (first
     cycle it may decode: the branch hazard), AGE (dispatch order, GTO/oldest), AT_BAR,
     INFLIGHT (issued, not written back), SB_COUNT (pending-write ids), TL_ACTIVE and TL_SEQ
-    (two-level scheduler: active flag, pending FIFO order)."""
+    (two-level scheduler: active flag, pending FIFO order), SB_WAIT (1: the next instruction
+    was found blocked by the scoreboard and nothing it depends on changed since; cleared by
+    the warp's issue and writebacks, so the issue scan skips the check)."""
     warp_sb: np.ndarray
     """``warp_sb[sm, w, word]`` uint64: scoreboard (pending writes) bitset."""
     warp_sb_long: np.ndarray
@@ -78,7 +80,8 @@ class CoreState(NamedTuple):
     """``smv[sm, F_SM_*]`` int64 (fields named after the former arrays): N_CTAS, N_WARPS,
     LDST_CUR (in-flight slot whose lines the LD/ST unit sends, -1), LDST_LINE (next line),
     LDST_UNIT, NEXT_WB (earliest READY: writeback skip), LINES_OUT (load lines not returned),
-    INFL_NFREE."""
+    INFL_NFREE, INFL_HW (one past the highest in-flight slot used: the writeback scan's
+    bound)."""
 
 
 class TraceWindow(NamedTuple):
