@@ -1,0 +1,92 @@
+"""Unmodified CUDA programs (tests/cudart/programs) run under ``warpsim exec``.
+
+Each program checks its own results and prints them; the expected output beside it
+(``<name>.expected``) was written by hand from the program's arithmetic (an oracle independent
+of warpsim).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+from cudart_programs import PROGRAMS, exec_env, warpsim_exec
+
+PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed")
+
+
+@pytest.mark.parametrize("name", PROGRAM_NAMES)
+def test_program_prints_its_reference_output(build, name):
+    exe = build(name)
+    proc = warpsim_exec("--", str(exe))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / f"{name}.expected").read_text(), proc.stderr
+
+
+def test_per_thread_default_stream_entry_points(build):
+    """--default-stream per-thread makes nvcc call the _ptsz / _ptds entry points."""
+    proc = warpsim_exec("--", str(build("pipeline", "--default-stream", "per-thread")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "pipeline.expected").read_text()
+
+
+def test_unsupported_call_fails_with_a_message_naming_it(build):
+    proc = warpsim_exec("--", str(build("unsupported")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "unsupported.expected").read_text()
+    assert "warpsim: cudaGraphCreate is not supported" in proc.stderr
+
+
+def test_library_path_alone_starts_the_simulator(build):
+    """GPGPU-Sim style: LD_LIBRARY_PATH set by hand, no `warpsim exec`."""
+    from warpsim.cudart.build import shim_dir
+
+    env = exec_env()
+    env["LD_LIBRARY_PATH"] = f"{shim_dir()}:{env.get('LD_LIBRARY_PATH', '')}"
+    proc = subprocess.run([str(build("memory"))], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "memory.expected").read_text()
+
+
+def test_timed_run_writes_one_record_per_launch(build, tmp_path, capfd):
+    """In this process, so that the timing engine's compilation is shared with other tests."""
+    from warpsim.cudart.cli import run_program
+
+    stats = tmp_path / "stats.jsonl"
+    status = run_program([str(build("symbols"))], config="gtx480", stats=str(stats))
+    out = capfd.readouterr().out
+    assert status == 0, out
+    assert out == (PROGRAMS / "symbols.expected").read_text()
+    records = [json.loads(line) for line in stats.read_text().splitlines()]
+    assert [r["kernel"] for r in records] == ["_Z4polyPKfPfi", "_Z10bump_tablef",
+                                              "_Z10bump_tablef"]
+    first = records[0]
+    assert first["config"] == "gtx480" and first["verified"] is True
+    assert first["grid"] == [4, 1, 1] and first["block"] == [64, 1, 1]
+    # 256 threads run the 8-term polynomial: every thread instruction is counted
+    assert first["stats"]["gpu_sim_cycle"] > 0
+    assert first["stats"]["gpgpu_n_tot_w_icount"] * 32 >= first["stats"]["gpu_sim_insn"] > 0
+    assert first["energy"]
+    assert set(first) >= {"benchmark", "config", "overrides", "stats", "ctas_per_sm",
+                          "wall_s", "per_launch"}
+
+
+def test_statically_linked_program_is_refused_with_the_fix(tmp_path):
+    src = tmp_path / "static.c"
+    src.write_text('const char *s = "__cudaRegisterFatBinary";\n'
+                   'int main(void) { return s[0] == 0; }\n')
+    exe = tmp_path / "static"
+    if subprocess.run(["gcc", "-o", str(exe), str(src)]).returncode != 0:
+        pytest.skip("gcc cannot build a test program")
+    proc = warpsim_exec("--", str(exe))
+    assert proc.returncode == 2
+    assert "links the CUDA runtime statically" in proc.stderr
+    assert "-cudart shared" in proc.stderr
+
+
+def test_missing_program_is_an_error():
+    proc = warpsim_exec("--", os.path.join("no", "such", "program"))
+    assert proc.returncode == 2 and "no such program" in proc.stderr

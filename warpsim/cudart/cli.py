@@ -1,0 +1,116 @@
+"""``warpsim exec``: run an unmodified CUDA program on the simulator.
+
+Follows: GPGPU-Sim's way of running applications (the simulator's ``libcudart.so`` first on
+the library path), with warpsim's library from ``build.py`` and a ``UnixServer`` in this
+process. The program's exit status is the command's exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from warpsim.errors import WarpsimError
+
+__all__ = ["add_subcommand", "run_program"]
+
+
+def _check_program(path: str) -> None:
+    """Refuse a program that links the CUDA runtime statically (nvcc's default)."""
+    exe = shutil.which(path) if os.sep not in path else path
+    if exe is None or not Path(exe).is_file():
+        raise WarpsimError(f"no such program: {path}")
+    data = Path(exe).read_bytes()
+    if data[:4] != b"\x7fELF":
+        return  # a script: whatever it runs inherits the environment
+    if b"__cudaRegisterFatBinary" in data and b"libcudart.so" not in data:
+        raise WarpsimError(f"{path} links the CUDA runtime statically, so warpsim cannot "
+                           "stand in for it\n  hint: rebuild it with nvcc -cudart shared ...")
+
+
+def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),
+                stats: str | None = None) -> int:
+    """Run ``argv`` with warpsim's libcudart; returns its exit status (128 + signal number
+    when a signal ended it).
+
+    Parameters
+    ----------
+    argv
+        The program and its arguments.
+    config
+        GPU preset to time every launch on (``"gtx480"``); None runs the functional model only.
+    overrides
+        Dotted configuration overrides for ``config``.
+    stats
+        Append one JSON record per kernel launch to this file.
+    """
+    from warpsim.cudart.build import shim_dir
+    from warpsim.cudart.records import write_records
+    from warpsim.cudart.server import DeviceSpec, UnixServer
+
+    if not argv:
+        raise WarpsimError("no program given\n  hint: warpsim exec -- ./app args...")
+    if config is not None:
+        from warpsim.arch import resolve_config
+
+        resolve_config(config, overrides=list(overrides))  # bad names fail before the run
+    elif overrides:
+        raise WarpsimError("-o/--override needs --config\n  hint: e.g. --config gtx480 -o ...")
+    _check_program(argv[0])
+    lib = shim_dir()
+    spec = DeviceSpec(config, tuple(overrides))
+    tmp = tempfile.mkdtemp(prefix="warpsim-exec-")
+    server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name)
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib),
+                                                         env.get("LD_LIBRARY_PATH")) if p)
+    env["WARPSIM_CUDART_SOCKET"] = server.path
+    try:
+        proc = subprocess.run(argv, env=env)
+        status = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    except OSError as err:
+        raise WarpsimError(f"cannot run {argv[0]}: {err.strerror}") from None
+    finally:
+        server.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    if stats:
+        write_records(stats, server.contexts, spec, exit_status=status)
+    if config is not None:
+        launches = sum(len(c.launches) for c in server.contexts)
+        cycles = sum(c.sim_cycles for c in server.contexts)
+        print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es), {cycles} cycles "
+              f"on {config}" + (f"; records in {stats}" if stats else ""), file=sys.stderr)
+    return status
+
+
+def _cmd_exec(args: argparse.Namespace) -> int:
+    argv = list(args.program)
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    return run_program(argv, config=args.config, overrides=tuple(args.override),
+                       stats=args.stats)
+
+
+def add_subcommand(sub: Any) -> None:
+    """Add ``warpsim exec`` to the ``warpsim`` command's sub-parsers."""
+    p = sub.add_parser("exec", help="run an unmodified CUDA program (built with nvcc "
+                                    "-cudart shared) on the simulator")
+    p.add_argument("--config", default=None,
+                   help="GPU preset to time every launch on (e.g. gtx480); default: the "
+                        "functional model only")
+    p.add_argument("-o", "--override", action="append", default=[], metavar="FIELD=VALUE",
+                   help="dotted configuration override (repeatable; needs --config)")
+    p.add_argument("--stats", metavar="FILE",
+                   help="append one JSON record per kernel launch (warpsim run's format)")
+    p.add_argument("program", nargs=argparse.REMAINDER, help="-- ./app args...")
+    p.set_defaults(func=_cmd_exec)
+
+
+if __name__ == "__main__":
+    sys.exit(run_program(sys.argv[1:]))

@@ -1,0 +1,286 @@
+"""One program's CUDA context on a warpsim Device: what each forwarded runtime call does.
+
+Follows: the CUDA Runtime API reference (module management, memory, texture objects, stream
+and event management, execution control, occupancy) for the calls ``shim.c`` forwards; nvcc's
+registration protocol (``__cudaRegisterFatBinary``, ``__cudaRegisterFunction``,
+``__cudaRegisterVar``) that maps host stubs and shadow variables to PTX names.
+Assumptions: [A] one device (ordinal 0) per program; [A] every call runs to completion before
+it returns, so streams execute in order and events complete when recorded; [A] an event's
+time is the simulated cycle count converted with the core clock when timing is on, host wall
+time otherwise; [A] PTX is loaded lazily, at the first launch or symbol access of its fat
+binary (as CUDA's lazy loading does), so an unsupported PTX construct fails that call.
+Deviations: a fault inside a kernel (``MemoryAccessError``) is reported by the launch call
+itself and is sticky, as CUDA reports it at the next synchronisation.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import struct
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from warpsim.cudart import errors as ce
+from warpsim.cudart.fatbin import extract_ptx
+from warpsim.cudart.handlers import HANDLERS, api
+from warpsim.cudart.resources import ResourcesMixin
+from warpsim.errors import (
+    BarrierDeadlockError,
+    LaunchError,
+    MemoryAccessError,
+    UnsupportedPTXError,
+    WarpsimError,
+)
+from warpsim.ptx.ir import FLOAT_TYPES, INT_TYPES
+
+__all__ = ["CudaContext", "Reply"]
+
+_log = logging.getLogger(__name__)
+
+Reply = tuple[int, list[int], bytes]
+"""(cudaError_t status, integer results, byte results) of one call."""
+
+_OK: Reply = (0, [], b"")
+_SHOWN_AS = {"__launch": "kernel launch", "__layout": "kernel launch",
+             "__write": "cudaMemcpy (host to device)", "__read": "cudaMemcpy (device to host)",
+             "__copy": "cudaMemcpy (device to device)", "__memset": "cudaMemset",
+             "__write2d": "cudaMemcpy2D", "__read2d": "cudaMemcpy2D", "__copy2d": "cudaMemcpy2D",
+             "__symbol": "symbol lookup", "__array_info": "cudaArray copy"}
+"""How a failing internal wire call is named in messages (the API call that sent it)."""
+_MANAGED_ATTRIBUTE = re.compile(r"\.attribute\(\s*\.managed\s*\)\s*")
+_FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+@dataclass(slots=True)
+class _Fatbin:
+    """A registered fat binary: its PTX, loaded on first use."""
+
+    ptx: str
+    module: Any = None
+    error: ce.CudaError | None = None
+
+
+@dataclass(slots=True)
+class _Launch:
+    """What the stats file records about one launch."""
+
+    kernel: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shared_bytes: int
+    result: Any = None
+    wall_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class CudaContext(ResourcesMixin):
+    """The state behind one connected program: device, registrations, handles, errors.
+
+    Parameters
+    ----------
+    device
+        The ``warpsim.Device`` the program runs on (timed when it has a configuration).
+    program
+        The program's name, for messages and records.
+    """
+
+    def __init__(self, device: Any, program: str = "<program>") -> None:
+        self.device = device
+        self.program = program
+        self.fatbins: dict[int, _Fatbin] = {}
+        self.functions: dict[int, tuple[int, str]] = {}
+        self.variables: dict[int, tuple[int, str, int]] = {}
+        self.allocations: dict[int, Any] = {}
+        self.managed: dict[int, int] = {}
+        """cudaMallocManaged: page-aligned address -> the allocation holding it."""
+        self.arrays: dict[int, Any] = {}
+        self.textures: dict[int, Any] = {}
+        self.events: dict[int, tuple[int, float]] = {}
+        self.launches: list[_Launch] = []
+        self.sim_cycles = 0
+        self.sticky = 0
+        self._kernels: dict[int, Any] = {}
+        self._pending: _Launch | None = None
+        device.add_launch_observer(self._observe)
+
+    # -- dispatch ------------------------------------------------------------------------------
+
+    def handle(self, name: str, ints: tuple[int, ...], blob: bytes) -> Reply:
+        """Run one forwarded call; a failure prints ``warpsim: <call>: <why>`` on stderr."""
+        fn = HANDLERS.get(name)
+        if fn is None:
+            self._say(f"{name} is not supported")
+            return (ce.NOT_SUPPORTED, [], b"")
+        if self.sticky and name not in ce.NO_STICKY:
+            return (self.sticky, [], b"")
+        try:
+            return fn(self, ints, blob)
+        except ce.CudaError as err:
+            if err.message:
+                self._say(f"{_SHOWN_AS.get(name, name)}: {err.message}")
+            if err.sticky:
+                self.sticky = err.code
+            return (err.code, [], b"")
+        except WarpsimError as err:
+            self._say(f"{_SHOWN_AS.get(name, name)}: {err.message}")
+            return (ce.INVALID_VALUE, [], b"")
+
+    @staticmethod
+    def _say(text: str) -> None:
+        print(f"warpsim: {text}", file=sys.stderr, flush=True)
+
+    # -- registration --------------------------------------------------------------------------
+
+    @api("__register_fatbin")
+    def _register_fatbin(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        fid = len(self.fatbins) + 1
+        try:
+            self.fatbins[fid] = _Fatbin(extract_ptx(blob))
+        except WarpsimError as err:
+            self.fatbins[fid] = _Fatbin("", error=ce.CudaError(ce.NO_KERNEL_IMAGE, err.message))
+        return (0, [fid], b"")
+
+    @api("__register_function")
+    def _register_function(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        fid, host_fun = ints
+        self.functions[host_fun] = (fid, blob.decode())
+        return _OK
+
+    @api("__register_var")
+    def _register_var(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        fid, host_var, size, _constant = ints
+        self.variables[host_var] = (fid, blob.decode(), size)
+        return _OK
+
+    def _module(self, fid: int) -> Any:
+        fb = self.fatbins.get(fid)
+        if fb is None:
+            raise ce.CudaError(ce.INVALID_RESOURCE_HANDLE, f"no fat binary {fid} registered")
+        if fb.error is not None:
+            raise fb.error
+        if fb.module is None:
+            # managed memory is the runtime's business (shim_managed.c): to the kernel a
+            # __managed__ variable is a global one (the parser does not know the attribute)
+            ptx = _MANAGED_ATTRIBUTE.sub("", fb.ptx)
+            try:
+                fb.module = self.device.load_ptx(ptx, name=f"{self.program}.ptx")
+            except WarpsimError as err:
+                fb.error = ce.CudaError(ce.INVALID_PTX, "cannot load the program's PTX: " +
+                                        err.message)
+                raise fb.error from None
+        return fb.module
+
+    def kernel(self, host_fun: int) -> Any:
+        """The warpsim Kernel registered for a host stub address."""
+        k = self._kernels.get(host_fun)
+        if k is None:
+            entry = self.functions.get(host_fun)
+            if entry is None:
+                raise ce.CudaError(ce.INVALID_DEVICE_FUNCTION,
+                                   f"{host_fun:#x} is not a registered __global__ function")
+            fid, name = entry
+            k = self._module(fid).get_kernel(name)
+            self._kernels[host_fun] = k
+        return k
+
+    def _symbol(self, host_var: int) -> tuple[int, int]:
+        entry = self.variables.get(host_var)
+        if entry is None:
+            raise ce.CudaError(ce.INVALID_SYMBOL, f"{host_var:#x} is not a registered "
+                               "__device__ or __constant__ variable")
+        fid, name, size = entry
+        address = self._module(fid).image.symbol_address(name)
+        return int(address), int(size)
+
+    @api("__symbol")
+    def _symbol_call(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        address, size = self._symbol(ints[0])
+        return (0, [address, size], b"")
+
+    # -- launch --------------------------------------------------------------------------------
+
+    @api("__layout")
+    def _layout(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        fn = self.kernel(ints[0]).function
+        pairs = b"".join(struct.pack("<II", p.offset, p.size_bytes) for p in fn.params)
+        return (0, [fn.param_bytes, len(fn.params)], pairs)
+
+    @staticmethod
+    def _unpack(kernel: Any, params: bytes) -> list[Any]:
+        """The packed parameter buffer as one host value per PTX parameter."""
+        args: list[Any] = []
+        for p in kernel.function.params:
+            raw = params[p.offset:p.offset + p.size_bytes]
+            if p.count > 1 or p.type not in INT_TYPES | FLOAT_TYPES or p.type == "bf16":
+                args.append(bytes(raw))
+            elif p.type in _FLOAT_DTYPES:
+                args.append(np.frombuffer(raw, _FLOAT_DTYPES[p.type])[0])
+            else:
+                args.append(np.frombuffer(raw, f"<u{p.size_bytes}")[0])
+        return args
+
+    @api("__launch")
+    def _launch(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        func, gx, gy, gz, bx, by, bz, shmem, _stream = ints
+        kernel = self.kernel(func)
+        args = self._unpack(kernel, blob)
+        self._pending = _Launch(kernel.name, (gx, gy, gz), (bx, by, bz), int(shmem))
+        start = time.perf_counter()
+        try:
+            kernel.configure((gx, gy, gz), (bx, by, bz), shared_mem=int(shmem))(*args)
+        except MemoryAccessError as err:
+            raise ce.CudaError(ce.ILLEGAL_ADDRESS, err.message, sticky=True) from None
+        except BarrierDeadlockError as err:
+            raise ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True) from None
+        except UnsupportedPTXError as err:  # the kernel did not run: later results are wrong
+            raise ce.CudaError(ce.INVALID_PTX, err.message, sticky=True) from None
+        except LaunchError as err:
+            if "step" in type(err).__name__.lower():
+                raise ce.CudaError(ce.LAUNCH_TIMEOUT, err.message, sticky=True) from None
+            raise ce.CudaError(ce.INVALID_CONFIGURATION, err.message) from None
+        finally:
+            self._pending = None
+        if self.launches:
+            self.launches[-1].wall_s = time.perf_counter() - start
+        return _OK
+
+    def _observe(self, kernel: Any, cfg: Any, result: Any) -> None:
+        rec = self._pending or _Launch(kernel.name, cfg.grid, cfg.block, cfg.shared_bytes)
+        rec.result = result
+        self.launches.append(rec)
+        stats = getattr(result, "stats", None)
+        if stats:
+            self.sim_cycles += int(stats.get("gpu_sim_cycle", 0))
+
+    # -- synchronisation, events ---------------------------------------------------------------
+
+    @api("cudaDeviceSynchronize")
+    def _sync(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        return _OK
+
+    @api("cudaEventRecord")
+    def _event_record(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        self.events[ints[0]] = (self.sim_cycles, time.perf_counter())
+        return _OK
+
+    @api("cudaEventDestroy")
+    def _event_destroy(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        self.events.pop(ints[0], None)
+        return _OK
+
+    @api("cudaEventElapsedTime")
+    def _event_elapsed(self, ints: tuple[int, ...], blob: bytes) -> Reply:
+        start, end = self.events.get(ints[0]), self.events.get(ints[1])
+        if start is None or end is None:
+            raise ce.CudaError(ce.INVALID_RESOURCE_HANDLE, "an event was not recorded")
+        cfg = self.device.gpu_config
+        if self.device.timing and cfg is not None:
+            ms = (end[0] - start[0]) / (cfg.clocks.core_mhz * 1e3)
+        else:
+            ms = (end[1] - start[1]) * 1e3
+        return (0, [struct.unpack("<Q", struct.pack("<d", ms))[0]], b"")

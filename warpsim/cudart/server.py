@@ -1,0 +1,184 @@
+"""The simulator side of warpsim's libcudart: a socket server that runs forwarded CUDA calls.
+
+Wire format (little-endian), one request and one reply per call, written by ``shim.c``:
+request ``u32 length | u16 name length | name | u16 n | n x u64 | blob``; reply
+``u32 length | i32 cudaError_t | u16 n | n x u64 | blob``. Each connection is one program
+(one process) with its own ``CudaContext`` and ``warpsim.Device``.
+
+Two ways in: ``warpsim exec`` listens on a Unix socket whose path it gives the program in
+``$WARPSIM_CUDART_SOCKET`` (:func:`serve_unix`); a program started without it makes the
+library spawn ``python -m warpsim.cudart.server --fd N`` over a socket pair (:func:`main`),
+configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_OVERRIDES`` (comma-separated) and
+``$WARPSIM_STATS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import struct
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from warpsim.cudart.context import CudaContext
+from warpsim.errors import WarpsimError
+
+__all__ = ["DeviceSpec", "UnixServer", "main", "serve_connection"]
+
+
+class DeviceSpec:
+    """How to make the Device of each connected program: configuration and overrides.
+
+    Parameters
+    ----------
+    config
+        A GPU preset name (``"gtx480"``) to time every launch on, or None (functional only).
+    overrides
+        Dotted configuration overrides (``["regfile.n_banks=32"]``).
+    """
+
+    def __init__(self, config: str | None = None, overrides: tuple[str, ...] = ()) -> None:
+        self.config = config
+        self.overrides = tuple(overrides)
+
+    def make_device(self) -> Any:
+        """A new ``warpsim.Device`` for one program."""
+        from warpsim.runtime import Device
+
+        if self.config is None:
+            return Device()
+        return Device(config=self.config, overrides=list(self.overrides))
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = sock.recv_into(view[got:], n - got)
+        if k == 0:
+            return None
+        got += k
+    return bytes(buf)
+
+
+def _decode(body: bytes) -> tuple[str, tuple[int, ...], bytes]:
+    (nl,) = struct.unpack_from("<H", body, 0)
+    name = body[2:2 + nl].decode()
+    (ni,) = struct.unpack_from("<H", body, 2 + nl)
+    at = 4 + nl
+    ints = struct.unpack_from(f"<{ni}Q", body, at)
+    return name, ints, body[at + 8 * ni:]
+
+
+def _encode(status: int, ints: list[int], blob: bytes) -> bytes:
+    head = struct.pack(f"<iH{len(ints)}Q", status, len(ints),
+                       *[int(v) & 0xFFFFFFFFFFFFFFFF for v in ints])
+    return struct.pack("<I", len(head) + len(blob)) + head + blob
+
+
+def serve_connection(sock: socket.socket, make_context: Callable[[], CudaContext]
+                     ) -> CudaContext | None:
+    """Answer one program's calls until it closes the connection; returns its context."""
+    ctx: CudaContext | None = None
+    with sock:
+        while True:
+            head = _recv_exact(sock, 4)
+            if head is None:
+                break
+            body = _recv_exact(sock, struct.unpack("<I", head)[0])
+            if body is None:
+                break
+            name, ints, blob = _decode(body)
+            if ctx is None:
+                ctx = make_context()
+            status, out, out_blob = ctx.handle(name, ints, blob)
+            try:
+                sock.sendall(_encode(status, out, out_blob))
+            except OSError:
+                break
+    return ctx
+
+
+def _program_of_peer(pid: int | None) -> str:
+    if pid is None:
+        return "<program>"
+    try:
+        argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode()
+    except OSError:
+        return "<program>"
+    return Path(argv0).name or "<program>"
+
+
+class UnixServer:
+    """Listen on a Unix socket; one thread and one ``CudaContext`` per connected program."""
+
+    def __init__(self, path: str, spec: DeviceSpec, program: str) -> None:
+        self.path = path
+        self.spec = spec
+        self.program = program
+        self.contexts: list[CudaContext] = []
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.bind(path)
+        self._sock.listen(8)
+        self._accept = threading.Thread(target=self._accept_loop, daemon=True)
+        self._accept.start()
+
+    def _make_context(self) -> CudaContext:
+        ctx = CudaContext(self.spec.make_device(), program=self.program)
+        with self._lock:
+            self.contexts.append(ctx)
+        return ctx
+
+    def _accept_loop(self) -> None:
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            t = threading.Thread(target=serve_connection, args=(conn, self._make_context),
+                                 daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def close(self, timeout_s: float = 30.0) -> None:
+        """Stop accepting and wait for the connections of exited programs to finish."""
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._sock.close()
+        for t in list(self._threads):
+            t.join(timeout_s)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m warpsim.cudart.server --fd N``: serve the program that started us."""
+    ap = argparse.ArgumentParser(prog="python -m warpsim.cudart.server")
+    ap.add_argument("--fd", type=int, required=True, help="connected socket to serve")
+    args = ap.parse_args(argv)
+    from warpsim.cudart.records import write_records
+
+    overrides = tuple(o for o in os.environ.get("WARPSIM_OVERRIDES", "").split(",") if o)
+    spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides)
+    program = _program_of_peer(os.getppid())
+    sock = socket.socket(fileno=args.fd)
+    try:
+        ctx = serve_connection(sock, lambda: CudaContext(spec.make_device(), program=program))
+        stats = os.environ.get("WARPSIM_STATS")
+        if stats and ctx is not None:
+            write_records(stats, [ctx], spec, exit_status=None)
+    except WarpsimError as err:
+        print(f"warpsim: {err.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,547 @@
+/* warpsim's libcudart, part 3 (included by shim.c): memory, copies, symbols, arrays, textures.
+ *
+ * Host memory is touched only here: host-to-device copies send the bytes, device-to-host
+ * copies receive them. Async copies are synchronous (the stream order holds trivially).
+ */
+
+/* ---------------------------------------------------------------- allocation */
+
+WS_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) {
+    if (!devPtr) return ws_ret(cudaErrorInvalidValue);
+    ws_reply r;
+    ws_call("cudaMalloc", IN(size), NULL, 0, &r);
+    free(r.blob);
+    *devPtr = r.status == cudaSuccess ? (void *)(uintptr_t)r.v[0] : NULL;
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
+    (void)stream;
+    return cudaMalloc(devPtr, size);
+}
+
+WS_EXPORT cudaError_t cudaFree(void *devPtr) {
+    if (!devPtr) return cudaSuccess;
+    if (ws_any_managed) ws_free_managed(devPtr);
+    return ws_simple("cudaFree", IN(U(devPtr)), NULL, 0);
+}
+
+WS_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
+    (void)stream;
+    return cudaFree(devPtr);
+}
+
+WS_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+    ws_reply r;
+    ws_call("cudaMallocPitch", IN(width, height), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) { *devPtr = (void *)(uintptr_t)r.v[0]; *pitch = r.v[1]; }
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) {
+    if (!ptr) return ws_ret(cudaErrorInvalidValue);
+    if (posix_memalign(ptr, 4096, size ? size : 1)) return ws_ret(cudaErrorMemoryAllocation);
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+    /* mapped (zero-copy) memory is managed memory: one address on both sides */
+    if (flags & cudaHostAllocMapped) return cudaMallocManaged(pHost, size, 0);
+    return cudaMallocHost(pHost, size);  /* pinned or not, host memory is host memory */
+}
+
+WS_EXPORT cudaError_t cudaFreeHost(void *ptr) {
+    if (ws_any_managed && ws_is_managed(ptr, 1)) return cudaFree(ptr);
+    free(ptr);
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+    (void)flags;
+    if (ws_any_managed && ws_is_managed(pHost, 1)) {
+        *pDevice = pHost;
+        return cudaSuccess;
+    }
+    fprintf(stderr, "warpsim: cudaHostGetDevicePointer: only memory from cudaHostAlloc("
+            "cudaHostAllocMapped) is mapped (cudaHostRegister'ed memory is not supported)\n");
+    return ws_ret(cudaErrorInvalidValue);
+}
+
+WS_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+    (void)ptr; (void)size; (void)flags;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaHostUnregister(void *ptr) { (void)ptr; return cudaSuccess; }
+
+WS_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+    ws_reply r;
+    ws_call("cudaMemGetInfo", NULL, 0, NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) { *free_bytes = r.v[0]; *total = r.v[1]; }
+    return ws_ret(r.status);
+}
+
+/* ---------------------------------------------------------------- copies */
+
+static int ws_classify(const void *dst, const void *src, int *dst_dev, int *src_dev) {
+    ws_reply r;
+    ws_call("__classify", IN(U(dst), U(src)), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) { *dst_dev = (int)r.v[0]; *src_dev = (int)r.v[1]; }
+    return r.status;
+}
+
+static cudaError_t ws_resolve_kind(const void *dst, const void *src, enum cudaMemcpyKind *kind) {
+    if (*kind != cudaMemcpyDefault) return cudaSuccess;
+    int dd = 0, sd = 0;
+    int st = ws_classify(dst, src, &dd, &sd);
+    if (st) return ws_ret(st);
+    *kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+               : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    return cudaSuccess;
+}
+
+/* Managed memory is copied through its host mapping (the current copy between launches). */
+static enum cudaMemcpyKind ws_managed_kind(enum cudaMemcpyKind kind, const void *dst,
+                                           const void *src, size_t n) {
+    if (!ws_any_managed) return kind;
+    int dd = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    int sd = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (dd && ws_is_managed(dst, n)) dd = 0;
+    if (sd && ws_is_managed(src, n)) sd = 0;
+    return dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+              : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+}
+
+static cudaError_t ws_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    if (count == 0) return cudaSuccess;
+    cudaError_t st = ws_resolve_kind(dst, src, &kind);
+    if (st) return st;
+    if (kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDeviceToDevice)
+        kind = ws_managed_kind(kind, dst, src, count);
+    switch (kind) {
+    case cudaMemcpyHostToHost:
+        memmove(dst, src, count);
+        return cudaSuccess;
+    case cudaMemcpyHostToDevice:
+        return ws_simple("__write", IN(U(dst)), src, count);
+    case cudaMemcpyDeviceToHost: {
+        ws_reply r;
+        ws_call("__read", IN(U(src), count), NULL, 0, &r);
+        if (r.status == cudaSuccess && r.blob_len == count) memcpy(dst, r.blob, count);
+        free(r.blob);
+        return ws_ret(r.status);
+    }
+    case cudaMemcpyDeviceToDevice:
+        return ws_simple("__copy", IN(U(dst), U(src), count), NULL, 0);
+    default:
+        return ws_ret(cudaErrorInvalidMemcpyDirection);
+    }
+}
+
+static cudaError_t ws_copy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                             size_t width, size_t height, enum cudaMemcpyKind kind) {
+    if (width == 0 || height == 0) return cudaSuccess;
+    if (width > dpitch || width > spitch) return ws_ret(cudaErrorInvalidPitchValue);
+    cudaError_t st = ws_resolve_kind(dst, src, &kind);
+    if (st) return st;
+    if (ws_any_managed && kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDeviceToDevice) {
+        size_t dn = dpitch * (height - 1) + width, sn = spitch * (height - 1) + width;
+        int dd = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+        int sd = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+        dd = dd && !ws_is_managed(dst, dn);
+        sd = sd && !ws_is_managed(src, sn);
+        kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                  : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    }
+    switch (kind) {
+    case cudaMemcpyHostToHost:
+        for (size_t y = 0; y < height; y++)
+            memmove((char *)dst + y * dpitch, (const char *)src + y * spitch, width);
+        return cudaSuccess;
+    case cudaMemcpyHostToDevice: {
+        char *buf = malloc(width * height);
+        if (!buf) return ws_ret(cudaErrorMemoryAllocation);
+        for (size_t y = 0; y < height; y++)
+            memcpy(buf + y * width, (const char *)src + y * spitch, width);
+        st = ws_simple("__write2d", IN(U(dst), dpitch, width, height), buf, width * height);
+        free(buf);
+        return st;
+    }
+    case cudaMemcpyDeviceToHost: {
+        ws_reply r;
+        ws_call("__read2d", IN(U(src), spitch, width, height), NULL, 0, &r);
+        if (r.status == cudaSuccess && r.blob_len == width * height)
+            for (size_t y = 0; y < height; y++)
+                memcpy((char *)dst + y * dpitch, r.blob + y * width, width);
+        free(r.blob);
+        return ws_ret(r.status);
+    }
+    case cudaMemcpyDeviceToDevice:
+        return ws_simple("__copy2d", IN(U(dst), dpitch, U(src), spitch, width, height), NULL, 0);
+    default:
+        return ws_ret(cudaErrorInvalidMemcpyDirection);
+    }
+}
+
+WS_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                 enum cudaMemcpyKind kind) {
+    return ws_copy(dst, src, count, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
+    (void)stream;
+    return ws_copy(dst, src, count, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                   size_t width, size_t height, enum cudaMemcpyKind kind) {
+    return ws_copy2d(dst, dpitch, src, spitch, width, height, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                                        size_t spitch, size_t width, size_t height,
+                                        enum cudaMemcpyKind kind, cudaStream_t stream) {
+    (void)stream;
+    return ws_copy2d(dst, dpitch, src, spitch, width, height, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                     size_t count) {
+    if (dstDevice != 0 || srcDevice != 0) return ws_ret(cudaErrorInvalidDevice);
+    return ws_copy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+WS_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
+    if (count == 0) return cudaSuccess;
+    if (ws_any_managed && ws_is_managed(devPtr, count)) {
+        memset(devPtr, value, count);
+        return cudaSuccess;
+    }
+    return ws_simple("__memset", IN(U(devPtr), (uint64_t)(value & 0xFF), count), NULL, 0);
+}
+
+WS_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                      cudaStream_t stream) {
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+WS_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                   size_t height) {
+    for (size_t y = 0; y < height; y++) {
+        cudaError_t st = cudaMemset((char *)devPtr + y * pitch, value, width);
+        if (st) return st;
+    }
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                        size_t height, cudaStream_t stream) {
+    (void)stream;
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+WS_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                               const void *ptr) {
+    int dev = 0, unused = 0;
+    int st = ws_classify(ptr, ptr, &dev, &unused);
+    if (st) return ws_ret(st);
+    memset(attributes, 0, sizeof *attributes);
+    attributes->type = ws_any_managed && ws_is_managed(ptr, 1) ? cudaMemoryTypeManaged
+                     : dev ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+    attributes->device = 0;
+    attributes->devicePointer = dev ? (void *)ptr : NULL;
+    attributes->hostPointer = dev ? NULL : (void *)ptr;
+    return cudaSuccess;
+}
+
+/* ---------------------------------------------------------------- symbols */
+
+static cudaError_t ws_symbol(const void *symbol, uint64_t *address, uint64_t *size) {
+    ws_reply r;
+    ws_call("__symbol", IN(U(symbol)), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) { *address = r.v[0]; *size = r.v[1]; }
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                         size_t offset, enum cudaMemcpyKind kind) {
+    uint64_t addr, size;
+    cudaError_t st = ws_symbol(symbol, &addr, &size);
+    if (st) return st;
+    if (offset + count > size) {
+        fprintf(stderr, "warpsim: cudaMemcpyToSymbol: %zu bytes at offset %zu do not fit in "
+                "the symbol's %llu bytes\n", count, offset, (unsigned long long)size);
+        return ws_ret(cudaErrorInvalidValue);
+    }
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyHostToDevice;
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice)
+        return ws_ret(cudaErrorInvalidMemcpyDirection);
+    return ws_copy((void *)(uintptr_t)(addr + offset), src, count, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream) {
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                           size_t offset, enum cudaMemcpyKind kind) {
+    uint64_t addr, size;
+    cudaError_t st = ws_symbol(symbol, &addr, &size);
+    if (st) return st;
+    if (offset + count > size) {
+        fprintf(stderr, "warpsim: cudaMemcpyFromSymbol: %zu bytes at offset %zu do not fit in "
+                "the symbol's %llu bytes\n", count, offset, (unsigned long long)size);
+        return ws_ret(cudaErrorInvalidValue);
+    }
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyDeviceToHost;
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
+        return ws_ret(cudaErrorInvalidMemcpyDirection);
+    return ws_copy(dst, (const void *)(uintptr_t)(addr + offset), count, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                size_t offset, enum cudaMemcpyKind kind,
+                                                cudaStream_t stream) {
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+WS_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
+    uint64_t addr, size;
+    cudaError_t st = ws_symbol(symbol, &addr, &size);
+    if (!st) *devPtr = (void *)(uintptr_t)addr;
+    return st;
+}
+
+WS_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+    uint64_t addr, n;
+    cudaError_t st = ws_symbol(symbol, &addr, &n);
+    if (!st) *size = n;
+    return st;
+}
+
+/* ---------------------------------------------------------------- arrays and textures */
+
+WS_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                             enum cudaChannelFormatKind f) {
+    struct cudaChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}
+
+WS_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *d,
+                                      size_t width, size_t height, unsigned int flags) {
+    (void)flags;
+    ws_reply r;
+    ws_call("cudaMallocArray", IN((uint64_t)d->x, (uint64_t)d->y, (uint64_t)d->z,
+                                  (uint64_t)d->w, (uint64_t)d->f, width, height),
+            NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *array = (cudaArray_t)(uintptr_t)r.v[0];
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaFreeArray(cudaArray_t array) {
+    if (!array) return cudaSuccess;
+    return ws_simple("cudaFreeArray", IN(U(array)), NULL, 0);
+}
+
+/* (device address, bytes per row, rows) of a cudaArray, and its element size */
+static cudaError_t ws_array_info2(const void *array, uint64_t *addr, uint64_t *row,
+                                  uint64_t *rows, uint64_t *elem) {
+    ws_reply r;
+    ws_call("__array_info", IN(U(array)), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) {
+        *addr = r.v[0]; *row = r.v[1]; *rows = r.v[2]; *elem = r.v[3];
+    }
+    return ws_ret(r.status);
+}
+
+static cudaError_t ws_array_info(const void *array, uint64_t *addr, uint64_t *row,
+                                 uint64_t *rows) {
+    uint64_t elem;
+    return ws_array_info2(array, addr, row, rows, &elem);
+}
+
+WS_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                          const void *src, size_t spitch, size_t width,
+                                          size_t height, enum cudaMemcpyKind kind) {
+    uint64_t addr, row, rows;
+    cudaError_t st = ws_array_info(dst, &addr, &row, &rows);
+    if (st) return st;
+    if (wOffset + width > row || hOffset + height > rows) return ws_ret(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyHostToDevice;
+    return ws_copy2d((void *)(uintptr_t)(addr + hOffset * row + wOffset), row, src, spitch,
+                     width, height, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                               const void *src, size_t spitch, size_t width,
+                                               size_t height, enum cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+    (void)stream;
+    return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
+                                            size_t wOffset, size_t hOffset, size_t width,
+                                            size_t height, enum cudaMemcpyKind kind) {
+    uint64_t addr, row, rows;
+    cudaError_t st = ws_array_info(src, &addr, &row, &rows);
+    if (st) return st;
+    if (wOffset + width > row || hOffset + height > rows) return ws_ret(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyDeviceToHost;
+    return ws_copy2d(dst, dpitch, (const void *)(uintptr_t)(addr + hOffset * row + wOffset),
+                     row, width, height, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                        const void *src, size_t count, enum cudaMemcpyKind kind) {
+    uint64_t addr, row, rows;
+    cudaError_t st = ws_array_info(dst, &addr, &row, &rows);
+    if (st) return st;
+    if (hOffset * row + wOffset + count > row * rows) return ws_ret(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyHostToDevice;
+    return ws_copy((void *)(uintptr_t)(addr + hOffset * row + wOffset), src, count, kind);
+}
+
+WS_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
+                                          size_t hOffset, size_t count,
+                                          enum cudaMemcpyKind kind) {
+    uint64_t addr, row, rows;
+    cudaError_t st = ws_array_info(src, &addr, &row, &rows);
+    if (st) return st;
+    if (hOffset * row + wOffset + count > row * rows) return ws_ret(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDefault) kind = cudaMemcpyDeviceToHost;
+    return ws_copy(dst, (const void *)(uintptr_t)(addr + hOffset * row + wOffset), count, kind);
+}
+
+WS_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                              const struct cudaResourceDesc *res,
+                                              const struct cudaTextureDesc *tex,
+                                              const struct cudaResourceViewDesc *view) {
+    (void)view;
+    uint64_t ptr = 0, size = 0, height = 0, pitch = 0;
+    struct cudaChannelFormatDesc d = {0, 0, 0, 0, cudaChannelFormatKindNone};
+    switch (res->resType) {
+    case cudaResourceTypeArray:
+        ptr = U(res->res.array.array);
+        break;
+    case cudaResourceTypeLinear:
+        ptr = U(res->res.linear.devPtr); d = res->res.linear.desc;
+        size = res->res.linear.sizeInBytes;
+        break;
+    case cudaResourceTypePitch2D:
+        ptr = U(res->res.pitch2D.devPtr); d = res->res.pitch2D.desc;
+        size = res->res.pitch2D.width; height = res->res.pitch2D.height;
+        pitch = res->res.pitch2D.pitchInBytes;
+        break;
+    default:
+        return ws_ret(warpsim_unsupported("cudaCreateTextureObject (mipmapped array)"));
+    }
+    ws_reply r;
+    ws_call("cudaCreateTextureObject",
+            IN((uint64_t)res->resType, ptr, (uint64_t)d.x, (uint64_t)d.y, (uint64_t)d.z,
+               (uint64_t)d.w, (uint64_t)d.f, size, height, pitch, (uint64_t)tex->addressMode[0],
+               (uint64_t)tex->filterMode, (uint64_t)tex->readMode,
+               (uint64_t)tex->normalizedCoords),
+            NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *pTexObject = r.v[0];
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
+    return ws_simple("cudaDestroyTextureObject", IN(texObject), NULL, 0);
+}
+
+/* ---------------------------------------------------------------- 3-D (slices of 2-D) */
+
+WS_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+                                   struct cudaExtent extent) {
+    void *p = NULL;
+    size_t pitch = 0;
+    cudaError_t st = cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth);
+    if (st) return st;
+    pitchedDevPtr->ptr = p;
+    pitchedDevPtr->pitch = pitch;
+    pitchedDevPtr->xsize = extent.width;
+    pitchedDevPtr->ysize = extent.height;
+    return cudaSuccess;
+}
+
+/* One side of a 3-D copy: first byte, row pitch, slice pitch. */
+static cudaError_t ws_side3d(cudaArray_const_t arr, struct cudaPitchedPtr ptr,
+                             struct cudaPos pos, size_t elem, char **base, size_t *pitch,
+                             size_t *slice) {
+    if (arr) {
+        uint64_t addr, row, rows, e;
+        cudaError_t st = ws_array_info2(arr, &addr, &row, &rows, &e);
+        if (st) return st;
+        if (pos.z != 0) return ws_ret(warpsim_unsupported("cudaMemcpy3D (3-D cudaArray)"));
+        *base = (char *)(uintptr_t)(addr + pos.y * row + pos.x * e);
+        *pitch = row;
+        *slice = row * rows;
+        return cudaSuccess;
+    }
+    *base = (char *)ptr.ptr + (pos.z * ptr.ysize + pos.y) * ptr.pitch + pos.x * elem;
+    *pitch = ptr.pitch;
+    *slice = ptr.pitch * ptr.ysize;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+    uint64_t elem = 1;  /* extents count bytes unless a cudaArray takes part */
+    if (p->srcArray || p->dstArray) {
+        uint64_t addr, row, rows;
+        cudaError_t st = ws_array_info2(p->srcArray ? (const void *)p->srcArray
+                                                    : (const void *)p->dstArray,
+                                        &addr, &row, &rows, &elem);
+        if (st) return st;
+    }
+    char *src, *dst;
+    size_t spitch, dpitch, sslice, dslice;
+    cudaError_t st = ws_side3d(p->srcArray, p->srcPtr, p->srcPos, elem, &src, &spitch, &sslice);
+    if (st) return st;
+    st = ws_side3d(p->dstArray, p->dstPtr, p->dstPos, elem, &dst, &dpitch, &dslice);
+    if (st) return st;
+    if (p->extent.depth > 1 && (p->srcArray || p->dstArray))
+        return ws_ret(warpsim_unsupported("cudaMemcpy3D (3-D cudaArray)"));
+    for (size_t z = 0; z < p->extent.depth; z++) {
+        st = ws_copy2d(dst + z * dslice, dpitch, src + z * sslice, spitch,
+                       p->extent.width * elem, p->extent.height, p->kind);
+        if (st) return st;
+    }
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+    (void)stream;
+    return cudaMemcpy3D(p);
+}
+
+WS_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                   struct cudaExtent extent) {
+    for (size_t z = 0; z < extent.depth; z++) {
+        cudaError_t st = cudaMemset2D((char *)pitchedDevPtr.ptr +
+                                      z * pitchedDevPtr.pitch * pitchedDevPtr.ysize,
+                                      pitchedDevPtr.pitch, value, extent.width, extent.height);
+        if (st) return st;
+    }
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                        struct cudaExtent extent, cudaStream_t stream) {
+    (void)stream;
+    return cudaMemset3D(pitchedDevPtr, value, extent);
+}
