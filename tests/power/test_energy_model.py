@@ -106,9 +106,10 @@ def test_gtx480_micro_kernel_matches_hand_computed_gpuwattch_energy():
                 n_rf_banks_per_sm=32)
     pj = 1e-12
     expected = {
-        # 7.27 pJ per thread operand x 32 lanes per warp register (= 8 granules x 4)
-        "register_file": (16 * 7.27 * 32 + 9 * 5.99 * 32) * pj,
-        "operand_collector": 1 * 53.0 * 32 * pj,
+        # 7.27 pJ per thread operand x 32 lanes per warp register (= 8 granules x 4), plus
+        # the non-RF operand (53.0 pJ x 32): GPUWattch's RFP holds both (core.cc RegFU)
+        "register_file": (16 * 7.27 * 32 + 9 * 5.99 * 32 + 1 * 53.0 * 32) * pj,
+        # without GPUWattch activity counters: every INT warp instruction, 32 lanes, weight 25
         "alu_int": 6 * 67.4 * 32 * pj,
         "alu_fp": 2 * 29.6 * 32 * pj,
         "sfu": 1 * 48.4 * 25 * 32 * pj,

@@ -138,7 +138,24 @@ def test_describe_lists_every_entry_with_its_source():
 
 
 def test_entry_with_the_same_counter_may_charge_two_components():
-    t = GTX480_GPUWATTCH
-    assert t.energy_pj("exec_int32_warp_insts") == pytest.approx(67.4 * 32 + 54.9)
+    t = GTX480_GPUWATTCH.with_entries(
+        (EnergyEntry(counter="exec_int32_warp_insts", component="alu_int", energy_pj=1.0,
+                     source="test"),
+         EnergyEntry(counter="exec_int32_warp_insts", component="scheduler", energy_pj=2.0,
+                     source="test")))
+    assert t.energy_pj("exec_int32_warp_insts") == pytest.approx(3.0)
     assert {e.component for e in t.dynamic if e.counter == "exec_int32_warp_insts"} == {
         "alu_int", "scheduler"}
+
+
+def test_gtx480_charges_gpuwattch_activity_units():
+    # SP_ACC unit = 1.132 x 2.38 pJ (67.4 / 25 per lane-weight), FPU 29.6, SFU 48.4,
+    # FP_INT 54.9 per decoded warp instruction, NON_REG_OPs 53.0 x 32 in the RF (RFP)
+    t = GTX480_GPUWATTCH
+    assert t.energy_pj("gpuwattch_sp_acc") == pytest.approx(67.4 / 25)
+    assert t.energy_pj("gpuwattch_fpu_acc") == pytest.approx(29.6)
+    assert t.energy_pj("gpuwattch_sfu_acc") == pytest.approx(48.4)
+    assert t.energy_pj("gpuwattch_fp_int_insts") == pytest.approx(54.9)
+    assert [e.component for e in t.dynamic if e.counter == "gpuwattch_non_rf_operands"] == [
+        "register_file"]
+    assert t.energy_pj("gpuwattch_non_rf_operands") == pytest.approx(1696.0)

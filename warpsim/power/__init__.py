@@ -13,6 +13,7 @@ Layer 4: imports ``arch``, ``errors`` and ``stats`` only.
 
 from __future__ import annotations
 
+from warpsim.power.activity import ACTIVITY_COUNTERS, gpuwattch_activity, inst_info
 from warpsim.power.cacti import CACTI_BANKS, CactiBank, cacti_bank, regfile_entries_from_bank
 from warpsim.power.counters import (
     DERIVATION_RULES,
@@ -46,6 +47,7 @@ from warpsim.power.presets import (
 )
 from warpsim.power.qv100 import QV100_ACCELWATTCH
 from warpsim.power.report import format_energy_table, plot_energy_breakdown
+from warpsim.power.rf_share import format_rf_share_table, rf_share_row, rf_share_summary
 from warpsim.power.table import (
     CHIP_COMPONENTS,
     COMPONENTS,
@@ -57,6 +59,7 @@ from warpsim.power.table import (
 )
 
 __all__ = [
+    "ACTIVITY_COUNTERS",
     "CACTI_BANKS",
     "CHIP_COMPONENTS",
     "COMPONENTS",
@@ -85,13 +88,18 @@ __all__ = [
     "energy",
     "energy_for_gpu",
     "format_energy_table",
+    "format_rf_share_table",
     "get_energy_table",
+    "gpuwattch_activity",
+    "inst_info",
     "make_entries",
     "mechanism_energy",
     "plot_energy_breakdown",
     "power_counts",
     "regless_capacity_ratio",
     "regfile_entries_from_bank",
+    "rf_share_row",
+    "rf_share_summary",
     "saving_frac",
     "table_for_gpu",
 ]

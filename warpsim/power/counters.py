@@ -17,6 +17,12 @@ is 8 granules (Warped-Compression's 8 x 128-bit banks), a GPGPU-Sim 1024-bit ban
 4 thread operands per granule. The per-lane counters (``regfile_lane_reads``/``_writes``) serve
 tables that charge per 32-bit lane (Xiang Table 2).
 
+GPUWattch activity (``gpuwattch_*``, docs/energy-model.md §4): per-opcode ALU access units,
+INT/FP decoded instructions and non-RF operands as GPGPU-Sim counts them, computed from the
+functional executor's per-PC counts by ``power.activity.gpuwattch_activity``; without them the
+per-pipeline counters stand in (every INT warp instruction at the INT weight 25, every SFU one
+at the SQRT weight 25, all 32 lanes).
+
 Assumptions: [A] without per-access read/write hit/miss counts, L1D and L2 misses are split
 between reads and writes in proportion to the reads' and writes' share of accesses.
 """
@@ -68,6 +74,22 @@ POWER_COUNTERS: tuple[Counter, ...] = (
     _c("l2_read_misses", "count", "l2", "L2 read accesses that missed (L2_RM)"),
     _c("l2_write_hits", "count", "l2", "L2 write accesses that hit (L2_WH)"),
     _c("l2_write_misses", "count", "l2", "L2 write accesses that missed (L2_WM)"),
+    # -- GPUWattch activity from the functional per-PC counts (power.activity) ---------------
+    _c("gpuwattch_sp_acc", "count", "pipe", "GPUWattch SP_ACC units: INT lanes x weight 25, "
+       "inactive lanes at half (-gpgpu_clock_gated_lanes 0)"),
+    _c("gpuwattch_fpu_acc", "count", "pipe", "GPUWattch FPU_ACC units: FP, FP_MUL, FP_DIV, "
+       "IMUL, IMUL24 lanes x weight (inactive lanes charged) + texture lanes"),
+    _c("gpuwattch_sfu_acc", "count", "pipe", "GPUWattch SFU_ACC units: IMUL32, IDIV, "
+       "transcendental lanes x weight (inactive lanes charged)"),
+    _c("gpuwattch_sp_acc_active", "count", "pipe", "SP_ACC units of active lanes only "
+       "(-gpgpu_clock_gated_lanes 1)"),
+    _c("gpuwattch_fpu_acc_active", "count", "pipe", "FPU_ACC units of active lanes only"),
+    _c("gpuwattch_sfu_acc_active", "count", "pipe", "SFU_ACC units of active lanes only"),
+    _c("gpuwattch_fp_int_insts", "count", "scheduler", "INT- and FP-class decoded warp "
+       "instructions (GPUWattch FP_INT; all but branches, barriers, membar, ret, exit, nop)"),
+    _c("gpuwattch_non_rf_operands", "count", "sm", "warp operands after the first PTX operand "
+       "that are not registers: immediates, special registers, symbols, memory operands "
+       "(GPGPU-Sim incnon_rf_operands / 32)"),
 )
 """Counters the energy tables charge that ``stats.BASELINE`` does not declare (yet)."""
 
@@ -92,8 +114,32 @@ DERIVATION_RULES: dict[str, str] = {
     "l2_read_misses": "as l1d_read_misses over the L2_total_cache_* counters",
     "l2_write_hits": "as l1d_write_hits over the L2_total_cache_* counters",
     "l2_write_misses": "as l1d_write_misses over the L2_total_cache_* counters",
+    "gpuwattch_sp_acc": "exec_int32_warp_insts x 32 x 25",
+    "gpuwattch_fpu_acc": "(exec_fp32_warp_insts + exec_fp64_warp_insts) x 32",
+    "gpuwattch_sfu_acc": "exec_sfu_warp_insts x 32 x 25 (the SQRT weight) [A]",
+    "gpuwattch_sp_acc_active": "exec_int32_thread_insts x 25",
+    "gpuwattch_fpu_acc_active": "exec_fp32_thread_insts + exec_fp64_thread_insts",
+    "gpuwattch_sfu_acc_active": "exec_sfu_thread_insts x 25 [A]",
+    "gpuwattch_fp_int_insts": "exec_int32 + exec_fp32 + exec_fp64 warp instructions",
+    "gpuwattch_non_rf_operands": "regfile_non_rf_operands (immediates only)",
 }
 """How ``power_counts`` derives each power counter that a counter dict lacks."""
+
+
+_INT_W, _SFU_W, _LANES = 25.0, 25.0, 32.0
+_ACTIVITY_FALLBACKS: dict[str, tuple[tuple[str, float], ...]] = {
+    "gpuwattch_sp_acc": (("exec_int32_warp_insts", _LANES * _INT_W),),
+    "gpuwattch_fpu_acc": (("exec_fp32_warp_insts", _LANES), ("exec_fp64_warp_insts", _LANES)),
+    "gpuwattch_sfu_acc": (("exec_sfu_warp_insts", _LANES * _SFU_W),),
+    "gpuwattch_sp_acc_active": (("exec_int32_thread_insts", _INT_W),),
+    "gpuwattch_fpu_acc_active": (("exec_fp32_thread_insts", 1.0),
+                                 ("exec_fp64_thread_insts", 1.0)),
+    "gpuwattch_sfu_acc_active": (("exec_sfu_thread_insts", _SFU_W),),
+    "gpuwattch_fp_int_insts": (("exec_int32_warp_insts", 1.0), ("exec_fp32_warp_insts", 1.0),
+                               ("exec_fp64_warp_insts", 1.0)),
+    "gpuwattch_non_rf_operands": (("regfile_non_rf_operands", 1.0),),
+}
+"""``(counter, factor)`` sums standing in for absent GPUWattch activity counters."""
 
 
 def _get(stats: Mapping[str, float], name: str) -> float:
@@ -161,4 +207,8 @@ def power_counts(stats: Mapping[str, float], *,
     for prefix, name in (("L1I", "l1i_hits"), ("L1C", "l1c_hits"), ("L1T", "l1t_hits")):
         if name not in out:
             out[name] = _hits(stats, prefix)
+    for name, terms in _ACTIVITY_FALLBACKS.items():
+        if name not in out:
+            out[name] = sum(_get(stats, c) * f for c, f in terms)
     return out
+

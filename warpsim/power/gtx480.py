@@ -7,12 +7,18 @@ McPAT base x scaling factor, tag [C]), §2.7 caveat 2 (INT weight 25 for 2013-er
 
 Assumptions:
 - [A] Like GPUWattch's default (``-gpgpu_clock_gated_lanes 0``, ``-gpgpu_clock_gated_reg_file
-  0``), ALU energy is charged for all 32 lanes of every warp instruction and register energy
-  for all 8 granules of every warp register; ``with_entries`` makes a lane-gated variant.
-- [A] INT uses the weight 25 that GPUWattch was calibrated with (67.4 pJ per thread op); FP32
-  uses the FP-add weight 1 (no separate FP-multiply counter; a multiply costs 1.8x in
-  GPUWattch); DP goes through the same FPU path at weight 1 (GPUWattch has no DP counter);
-  the SFU uses the SQRT weight 25 (SIN 12, LG/EXP 35).
+  0``), register energy is charged for all 8 granules of every warp register and ALU energy
+  for inactive lanes too (at half weight, GPGPU-Sim ``inactive_lanes_accesses_*``); the
+  lane-gated variant charges active lanes only.
+- ALU, SFU and scheduler energy are charged per GPUWattch activity unit
+  (``gpuwattch_sp_acc``, ``_fpu_acc``, ``_sfu_acc``, ``_fp_int_insts``, computed per opcode by
+  ``power.activity`` as GPGPU-Sim 3.x does, INT weight 25 as calibrated in 2013, §2.7).
+  Without those counters ``power_counts`` falls back to the per-pipeline counters: every
+  INT warp instruction at weight 25, every SFU one at the SQRT weight 25 [A], all 32 lanes.
+- ``register_file`` is GPUWattch's RFP: bank reads/writes (REG_RD/REG_WR, whose read
+  coefficient already includes the RF->collector crossbar, arbiter and collector) and the
+  non-RF operands (NON_REG_OPs) that GPUWattch routes through the same collector, crossbar and
+  arbiter (``RegFU::computeEnergy``, src/gpuwattch/core.cc).
 - [A] The stored sources give no McPAT base energy for the constant and texture caches: the
   constant cache uses the I-cache base (a small read-only array) and the texture cache the L1D
   base, each times GPUWattch's own CC_* / TC_* scaling factors (§2.3).
@@ -58,29 +64,31 @@ _DYNAMIC: tuple[EnergyEntry, ...] = (
     *make_entries("register_file", f"{_S26}: RF write 5.99 pJ per thread operand (REG_WR) x 4 "
                   "per granule", {
                       "regfile_granule_writes": _RF_WRITE_PJ_PER_THREAD * _GRANULE_LANES}),
-    *make_entries("operand_collector", f"{_S26}: non-RF operand 53.0 pJ per thread "
-                  "(25.12 x NON_REG_OPs 2.11) x 32 per warp operand (§2.1)", {
-                      "regfile_non_rf_operands": 53.0 * _LANES}),
-    *make_entries("alu_int", f"{_S26}: INT 1.132 pJ x SP_ACC 2.38 x weight 25 = 67.4 pJ per "
-                  "thread op (2013 calibration weight, §2.7) x 32 lanes [A]", {
-                      "exec_int32_warp_insts": 67.4 * _LANES}),
-    *make_entries("alu_fp", f"{_S26}: FPU 46.22 x FPU_ACC 0.64 = 29.6 pJ per thread op (FP "
-                  "weight 1) x 32 lanes [A]", {"exec_fp32_warp_insts": 29.6 * _LANES}),
-    *make_entries("alu_dp", f"{_S26}: no DP counter in GPUWattch; FPU path 29.6 pJ per thread "
-                  "op x 32 lanes [A]", {"exec_fp64_warp_insts": 29.6 * _LANES}),
-    *make_entries("sfu", f"{_S26}: SFU 94.81 x SFU_ACC 0.51 = 48.4 pJ x SQRT weight 25 = "
-                  "1210 pJ per thread op [A] x 32 lanes", {
-                      "exec_sfu_warp_insts": 48.4 * 25 * _LANES}),
+    *make_entries("register_file", f"{_S26}: non-RF operand 25.12 pJ per thread (RF->collector "
+                  "crossbar/32 + arbiter/32 + collector, the read coefficient less its bank "
+                  "term) x NON_REG_OPs 2.11 = 53.0 pJ x 32 per warp operand (§2.1). GPUWattch "
+                  "charges it to RFP: RegFU::computeEnergy adds non_rf_operands to the OPC, "
+                  "xbar_rfu and arbiter_rfu accesses (src/gpuwattch/core.cc)", {
+                      "gpuwattch_non_rf_operands": 53.0 * _LANES}),
+    *make_entries("alu_int", f"{_S26}: INT 1.132 pJ x SP_ACC 2.38 = 2.696 pJ per SP_ACC unit "
+                  "(67.4 pJ per thread op at the 2013 weight 25, §2.7); units = lanes x "
+                  "incexecstat weight, inactive lanes at half (power.activity)", {
+                      "gpuwattch_sp_acc": 67.4 / 25}),
+    *make_entries("alu_fp", f"{_S26}: FPU 46.22 x FPU_ACC 0.64 = 29.6 pJ per FPU_ACC unit "
+                  "(FP 1, FP_MUL 1.8, FP_DIV 48, IMUL 7.2, IMUL24 4.2 per lane; f64 goes the "
+                  "same path: GPUWattch has no DP counter)", {"gpuwattch_fpu_acc": 29.6}),
+    *make_entries("sfu", f"{_S26}: SFU 94.81 x SFU_ACC 0.51 = 48.4 pJ per SFU_ACC unit "
+                  "(IMUL32 4, IDIV 40, SQRT 25, LG 35, SIN 12, EXP 35 per lane)", {
+                      "gpuwattch_sfu_acc": 48.4}),
     *make_entries("fetch_decode", f"{_S26}: IB + decode 1.81 x TOT_INST 2.0 = 3.61 pJ per "
                   "decoded warp instruction", {"decode_insts": 3.61}),
     *make_entries("fetch_decode", f"{_S26}: I-cache hit 29.6 x IC_H 2.14 = 63.4 pJ", {
         "l1i_hits": 63.4}),
     *make_entries("fetch_decode", f"{_S26}: I-cache miss 96.5 x IC_M 22.47 = 2169 pJ", {
         "L1I_total_cache_misses": 2169.0}),
-    *make_entries("scheduler", f"{_S26}: scheduler 12.01 x FP_INT 4.57 = 54.9 pJ per INT/FP "
-                  "decoded warp instruction (FP_INT counts INT + FP classes; DP counted as "
-                  "FP [A])", {"exec_int32_warp_insts": 54.9, "exec_fp32_warp_insts": 54.9,
-                              "exec_fp64_warp_insts": 54.9}),
+    *make_entries("scheduler", f"{_S26}: scheduler 12.01 x FP_INT 4.57 = 54.9 pJ per INT- or "
+                  "FP-class decoded warp instruction (FP_INT)", {
+                      "gpuwattch_fp_int_insts": 54.9}),
     *make_entries("l1d", f"{_S26}: L1D read hit (incl. coalescer) 132.5 x DC_RH 22.14", {
         "l1d_read_hits": 2935.0}),
     *make_entries("l1d", f"{_S26}: L1D read miss / write hit / write miss (DC_RM 24.66, "
@@ -137,17 +145,14 @@ GTX480_GPUWATTCH = EnergyTable(
 
 GTX480_GPUWATTCH_LANE_GATED: EnergyTable = GTX480_GPUWATTCH.with_entries(
     (
-        *make_entries("alu_int", f"{_S26}: 67.4 pJ per active thread op (weight 25), with "
-                      "-gpgpu_clock_gated_lanes 1", {"exec_int32_thread_insts": 67.4}),
-        *make_entries("alu_fp", f"{_S26}: 29.6 pJ per active thread op, lane-gated", {
-            "exec_fp32_thread_insts": 29.6}),
-        *make_entries("alu_dp", f"{_S26}: 29.6 pJ per active thread op, lane-gated [A]", {
-            "exec_fp64_thread_insts": 29.6}),
-        *make_entries("sfu", f"{_S26}: 48.4 pJ x SQRT weight 25 per active thread op [A]", {
-            "exec_sfu_thread_insts": 48.4 * 25}),
+        *make_entries("alu_int", f"{_S26}: 2.696 pJ per SP_ACC unit of active lanes only "
+                      "(-gpgpu_clock_gated_lanes 1)", {"gpuwattch_sp_acc_active": 67.4 / 25}),
+        *make_entries("alu_fp", f"{_S26}: 29.6 pJ per FPU_ACC unit of active lanes", {
+            "gpuwattch_fpu_acc_active": 29.6}),
+        *make_entries("sfu", f"{_S26}: 48.4 pJ per SFU_ACC unit of active lanes", {
+            "gpuwattch_sfu_acc_active": 48.4}),
     ),
-    drop_entries=(("exec_int32_warp_insts", "alu_int"), ("exec_fp32_warp_insts", "alu_fp"),
-                  ("exec_fp64_warp_insts", "alu_dp"), ("exec_sfu_warp_insts", "sfu")),
+    drop_counters=("gpuwattch_sp_acc", "gpuwattch_fpu_acc", "gpuwattch_sfu_acc"),
     name="gtx480_gpuwattch_lane_gated",
     source=f"{GTX480_GPUWATTCH.source}; ALU energy per active lane (GPGPU-Sim "
            "-gpgpu_clock_gated_lanes 1; GPUWattch case study: lane clock gating, §1.1)",

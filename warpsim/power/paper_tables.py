@@ -166,13 +166,19 @@ def regless_capacity_ratio(n_entries: int) -> float:
 
 
 _WC = WARPED_COMPRESSION_TABLE3
+_NON_RF_OUTSIDE_RF = EnergyEntry(
+    counter="gpuwattch_non_rf_operands", component="operand_collector", energy_pj=53.0 * 32,
+    source="reference/energy-and-configs.md §2.6 GPUWattch non-RF operand 53.0 pJ x 32 per "
+           "warp operand, kept out of register_file: these tables' RF is the banks (and "
+           "wires) only (specs/warped-compression.md §6.4; Xiang Table 2)")
 GTX480_WARPED_COMPRESSION: EnergyTable = GTX480_GPUWATTCH.with_entries(
     (EnergyEntry(counter="regfile_granule_reads", component="register_file",
                  energy_pj=_WC.bank_plus_wire_pj,
                  source=f"{_WC.source}: 7 pJ bank + 9.6 pJ 1-mm wire per 128-bit bank read"),
      EnergyEntry(counter="regfile_granule_writes", component="register_file",
                  energy_pj=_WC.bank_plus_wire_pj,
-                 source=f"{_WC.source}: 7 pJ bank + 9.6 pJ wire per 128-bit bank write [A]")),
+                 source=f"{_WC.source}: 7 pJ bank + 9.6 pJ wire per 128-bit bank write [A]"),
+     _NON_RF_OUTSIDE_RF),
     static=(StaticEntry(component="register_file", scope=StaticScope.RF_BANK,
                         power_mw=_WC.bank_leak_mw,
                         source=f"{_WC.source}: 5.8 mW leakage per 4 KB bank"),),
@@ -189,7 +195,8 @@ GTX480_XIANG_VRF: EnergyTable = GTX480_GPUWATTCH_LANE_GATED.with_entries(
     (EnergyEntry(counter="regfile_lane_reads", component="register_file",
                  energy_pj=_X.vrf_lane_read_pj, source=f"{_X.source}: VRF read per lane"),
      EnergyEntry(counter="regfile_lane_writes", component="register_file",
-                 energy_pj=_X.vrf_lane_write_pj, source=f"{_X.source}: VRF write per lane")),
+                 energy_pj=_X.vrf_lane_write_pj, source=f"{_X.source}: VRF write per lane"),
+     _NON_RF_OUTSIDE_RF),
     static=(StaticEntry(component="register_file", scope=StaticScope.SM,
                         power_mw=_X.vrf_static_mw,
                         source=f"{_X.source}: VRF static 0.09 W per SM"),),

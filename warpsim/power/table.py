@@ -28,8 +28,8 @@ __all__ = [
 ]
 
 COMPONENTS: tuple[str, ...] = (
-    "register_file",      # bank arrays and bank->collector data wires (GPUWattch RFP, REG_RD/WR)
-    "operand_collector",  # collector units, arbiter, non-RF operands (GPUWattch NON_REG_OPs)
+    "register_file",      # GPUWattch RFP: banks, crossbar, arbiter, collectors, non-RF operands
+    "operand_collector",  # collector-side energy a table keeps outside its RF (paper tables)
     "alu_int",            # integer pipeline (GPUWattch SP_ACC, AccelWattch INT_ACC)
     "alu_fp",             # FP32 pipeline (FPU_ACC / FP_ACC)
     "alu_dp",             # FP64 pipeline (DP_ACC)

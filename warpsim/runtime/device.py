@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,10 @@ class Device:
         ``device.stats`` sums the counters over all launches. ``timing=False``: functional only.
     overrides
         Dotted configuration overrides applied to ``config`` (``["regfile.n_banks=32"]``).
+    printf_to_stdout
+        Write the text of a kernel's device ``printf`` calls to ``sys.stdout`` when its
+        launch ends (every launch is synchronous: its end is the synchronisation point at
+        which CUDA prints). The text is also in the launch result's ``printf_output``.
 
     Examples
     --------
@@ -82,7 +87,8 @@ class Device:
                  regs_per_block: int = 65536, trace: bool = False,
                  trace_sink: Callable[[Any], None] | None = None,
                  memory_bytes: int = 4 << 30, max_steps: int | None = None,
-                 config: Any = None, timing: bool | None = None, overrides: Any = ()) -> None:
+                 config: Any = None, timing: bool | None = None, overrides: Any = (),
+                 printf_to_stdout: bool = True) -> None:
         for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
                              ("max_threads_per_block", max_threads_per_block),
                              ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
@@ -98,6 +104,7 @@ class Device:
         self.max_grid_dims = tuple(int(d) for d in max_grid_dims)
         self.regs_per_block = int(regs_per_block)
         self.trace = bool(trace)
+        self.printf_to_stdout = bool(printf_to_stdout)
         self.timing = bool(config is not None if timing is None else timing)
         self.gpu_config: Any = None
         """The timed GPU's ``GPUConfig`` (None for a functional-only device)."""
@@ -107,6 +114,8 @@ class Device:
             self.gpu_config = resolve_config("gtx480" if config is None else config,
                                              overrides=overrides)
         self._timing_sim: Any = None
+        self._activity: dict[str, float] = {}
+        """GPUWattch activity counters summed over timed launches (``power.activity``)."""
         self.trace_sink = trace_sink
         self.memory_bytes = int(memory_bytes)
         if max_steps is not None and (isinstance(max_steps, bool) or
@@ -381,8 +390,11 @@ class Device:
                         textures=textures, trace=self.trace or sim is not None,
                         trace_sink=sink, max_steps=self.max_steps)
         if sim is not None:
-            result = TimedLaunch(result, sim.finish())
+            result = TimedLaunch(result, self._with_activity(kernel, result, sim.finish()))
         self.last_launch = result
+        if self.printf_to_stdout and result.printf_output:
+            sys.stdout.write(result.printf_output)  # the kernel's own output, not a log
+            sys.stdout.flush()
         for observe in self._launch_observers:
             observe(kernel, cfg, result)
         return result
@@ -394,7 +406,24 @@ class Device:
         """Timing counters summed over every timed launch on this device (``gpu_tot_*``)."""
         if self._timing_sim is None:
             return {}
-        return self._timing_sim.cumulative_stats()
+        return {**self._timing_sim.cumulative_stats(), **self._activity}
+
+    def _with_activity(self, kernel: Kernel, functional: Any, timing: Any) -> Any:
+        """Add the launch's GPUWattch activity counters (per-opcode ALU access units,
+        non-register operands: docs/energy-model.md §4.1), derived from the functional per-PC
+        counts, to its timing statistics and to the device's running sums."""
+        from warpsim.power.activity import gpuwattch_activity, inst_info
+
+        infos = getattr(kernel, "_activity_infos", None)
+        if infos is None:
+            program = kernel.module.image.program(kernel.name)
+            infos = [inst_info(i) for i in program.insts]
+            kernel._activity_infos = infos
+        act = gpuwattch_activity(infos, functional.pc_warp_counts, functional.pc_thread_counts)
+        timing.stats.update(act)
+        for name, value in act.items():
+            self._activity[name] = self._activity.get(name, 0.0) + value
+        return timing
 
     def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
         """Begin timing one launch (the simulator, and its memory system, persist)."""
