@@ -126,3 +126,60 @@ def test_wire_protocol_round_trip():
     server.join(10)
     assert (length, status, n) == (14, 0, 1)
     assert ptr >= 0x1_0000_0000 and ptr % 256 == 0
+
+
+PRINTF_PTX = """
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf
+(
+    .param .b64 vprintf_param_0,
+    .param .b64 vprintf_param_1
+);
+.global .align 1 .b8 $str[11] = {116, 105, 100, 32, 37, 100, 32, 37, 100, 10, 0};
+.global .attribute(.managed) .align 4 .u32 bias = 7;
+.visible .entry say()
+{
+    .local .align 8 .b8 __local_depot0[8];
+    .reg .b64 %SP;
+    .reg .b64 %SPL;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    mov.u64 %SPL, __local_depot0;
+    cvta.local.u64 %SP, %SPL;
+    add.u64 %rd1, %SP, 0;
+    add.u64 %rd2, %SPL, 0;
+    mov.u32 %r1, %tid.x;
+    ld.global.u32 %r2, [bias];
+    st.local.u32 [%rd2], %r1;
+    st.local.u32 [%rd2+4], %r2;
+    mov.u64 %rd3, $str;
+    cvta.global.u64 %rd3, %rd3;
+    {
+    .param .b64 param0;
+    st.param.b64 [param0+0], %rd3;
+    .param .b64 param1;
+    st.param.b64 [param1+0], %rd1;
+    .param .b32 retval0;
+    call.uni (retval0), vprintf, (param0, param1);
+    ld.param.b32 %r3, [retval0+0];
+    }
+    ret;
+}
+"""
+
+
+def test_launch_reply_carries_device_printf_text(capfd):
+    """A __managed__ variable's PTX loads as is, and the kernel's printf text comes back in the
+    launch reply (the library prints it), never on the simulator's own stdout."""
+    from warpsim.cudart.server import DeviceSpec
+
+    c = CudaContext(DeviceSpec().make_device(), program="test")
+    fid = c.handle("__register_fatbin", (1,), fatbin([(1, 80, 0x11, PRINTF_PTX.encode(),
+                                                       0)]))[1][0]
+    c.handle("__register_function", (fid, HOST_FUN), b"say")
+    status, ints, blob = c.handle("__launch", (HOST_FUN, 1, 1, 1, 3, 1, 1, 0, 0), b"")
+    assert (status, ints) == (0, [])
+    assert blob == b"tid 0 7\ntid 1 7\ntid 2 7\n"
+    assert capfd.readouterr().out == ""

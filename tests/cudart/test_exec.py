@@ -14,7 +14,7 @@ import subprocess
 import pytest
 from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
-PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed")
+PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)
@@ -39,16 +39,18 @@ def test_unsupported_call_fails_with_a_message_naming_it(build):
     assert "warpsim: cudaGraphCreate is not supported" in proc.stderr
 
 
-def test_library_path_alone_starts_the_simulator(build):
-    """GPGPU-Sim style: LD_LIBRARY_PATH set by hand, no `warpsim exec`."""
+@pytest.mark.parametrize("name", ["memory", "printf"])
+def test_library_path_alone_starts_the_simulator(build, name):
+    """GPGPU-Sim style: LD_LIBRARY_PATH set by hand, no `warpsim exec` (the spawned server
+    shares the program's stdout: device printf text must still come only from the library)."""
     from warpsim.cudart.build import shim_dir
 
     env = exec_env()
     env["LD_LIBRARY_PATH"] = f"{shim_dir()}:{env.get('LD_LIBRARY_PATH', '')}"
-    proc = subprocess.run([str(build("memory"))], capture_output=True, text=True, env=env,
+    proc = subprocess.run([str(build(name))], capture_output=True, text=True, env=env,
                           timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout == (PROGRAMS / "memory.expected").read_text()
+    assert proc.stdout == (PROGRAMS / f"{name}.expected").read_text()
 
 
 def test_timed_run_writes_one_record_per_launch(build, tmp_path, capfd):

@@ -16,7 +16,6 @@ itself and is sticky, as CUDA reports it at the next synchronisation.
 from __future__ import annotations
 
 import logging
-import re
 import struct
 import sys
 import time
@@ -52,7 +51,6 @@ _SHOWN_AS = {"__launch": "kernel launch", "__layout": "kernel launch",
              "__write2d": "cudaMemcpy2D", "__read2d": "cudaMemcpy2D", "__copy2d": "cudaMemcpy2D",
              "__symbol": "symbol lookup", "__array_info": "cudaArray copy"}
 """How a failing internal wire call is named in messages (the API call that sent it)."""
-_MANAGED_ATTRIBUTE = re.compile(r"\.attribute\(\s*\.managed\s*\)\s*")
 _FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
@@ -165,10 +163,9 @@ class CudaContext(ResourcesMixin):
             raise fb.error
         if fb.module is None:
             # managed memory is the runtime's business (shim_managed.c): to the kernel a
-            # __managed__ variable is a global one (the parser does not know the attribute)
-            ptx = _MANAGED_ATTRIBUTE.sub("", fb.ptx)
+            # __managed__ variable (.attribute(.managed)) is a global one
             try:
-                fb.module = self.device.load_ptx(ptx, name=f"{self.program}.ptx")
+                fb.module = self.device.load_ptx(fb.ptx, name=f"{self.program}.ptx")
             except WarpsimError as err:
                 fb.error = ce.CudaError(ce.INVALID_PTX, "cannot load the program's PTX: " +
                                         err.message)
@@ -247,7 +244,10 @@ class CudaContext(ResourcesMixin):
             self._pending = None
         if self.launches:
             self.launches[-1].wall_s = time.perf_counter() - start
-        return _OK
+        # the kernel's device printf text: the library writes it to the program's stdout at
+        # the next synchronisation point (shim.c, ws_printf_flush)
+        text = getattr(self.device.last_launch, "printf_output", "")
+        return (0, [], text.encode()) if text else _OK
 
     def _observe(self, kernel: Any, cfg: Any, result: Any) -> None:
         rec = self._pending or _Launch(kernel.name, cfg.grid, cfg.block, cfg.shared_bytes)

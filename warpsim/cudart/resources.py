@@ -280,11 +280,8 @@ class ResourcesMixin:
                 if pitch < width * texel or pitch % texel:
                     raise ce.CudaError(ce.INVALID_PITCH_VALUE, f"pitch {pitch} for {width} "
                                        f"texels of {texel} bytes")
-                view = self._linear_view(ptr, pitch * rows, dtype, (rows, pitch // texel, *vec))
-                tex = self.device.texture_2d(view, **opts)
-                if pitch != width * texel:
-                    tex.desc = dataclasses.replace(tex.desc, width=width, pitch_bytes=int(pitch))
-                    tex.width = width
+                view = self._linear_view(ptr, width * rows * texel, dtype, (rows, width, *vec))
+                tex = self.device.texture_2d(view, pitch_bytes=int(pitch), **opts)
             else:
                 raise ce.CudaError(ce.NOT_SUPPORTED, f"texture resource type {res_type}")
         self.textures[tex.handle] = tex

@@ -49,9 +49,11 @@ class DeviceSpec:
         """A new ``warpsim.Device`` for one program."""
         from warpsim.runtime import Device
 
+        # device printf text travels to the program in the launch reply (context.py)
         if self.config is None:
-            return Device()
-        return Device(config=self.config, overrides=list(self.overrides))
+            return Device(printf_to_stdout=False)
+        return Device(config=self.config, overrides=list(self.overrides),
+                      printf_to_stdout=False)
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes | None:

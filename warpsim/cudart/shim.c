@@ -186,6 +186,51 @@ static cudaError_t ws_simple(const char *name, const uint64_t *in, int nin, cons
     return ws_ret(r.status);
 }
 
+/* ---------------------------------------------------------------- device printf */
+
+/* A launch's device printf text (the blob of its reply) is kept here and written to the
+ * program's own stdout (the C FILE*, so it interleaves with the program's printf) at the next
+ * synchronisation point, as CUDA does: the next launch, cudaDeviceSynchronize,
+ * cudaStreamSynchronize, cudaEventSynchronize, a copy, cudaDeviceReset, a stream callback;
+ * and, unlike CUDA, at program exit too. */
+static char *ws_printf_buf = NULL;
+static size_t ws_printf_len = 0, ws_printf_cap = 0;
+static pthread_mutex_t ws_printf_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void ws_printf_keep(const unsigned char *text, size_t n) {
+    if (!n) return;
+    pthread_mutex_lock(&ws_printf_lock);
+    if (ws_printf_len + n > ws_printf_cap) {
+        size_t cap = 2 * (ws_printf_len + n);
+        char *grown = realloc(ws_printf_buf, cap);
+        if (!grown) {  /* out of memory: print what we have, then this text, right away */
+            fwrite(ws_printf_buf, 1, ws_printf_len, stdout);
+            fwrite(text, 1, n, stdout);
+            fflush(stdout);
+            ws_printf_len = 0;
+            pthread_mutex_unlock(&ws_printf_lock);
+            return;
+        }
+        ws_printf_buf = grown;
+        ws_printf_cap = cap;
+    }
+    memcpy(ws_printf_buf + ws_printf_len, text, n);
+    ws_printf_len += n;
+    pthread_mutex_unlock(&ws_printf_lock);
+}
+
+static void ws_printf_flush(void) {
+    pthread_mutex_lock(&ws_printf_lock);
+    if (ws_printf_len) {
+        fwrite(ws_printf_buf, 1, ws_printf_len, stdout);
+        fflush(stdout);
+        ws_printf_len = 0;
+    }
+    pthread_mutex_unlock(&ws_printf_lock);
+}
+
+__attribute__((destructor)) static void ws_printf_at_exit(void) { ws_printf_flush(); }
+
 WS_EXPORT int warpsim_unsupported(const char *name) {
     fprintf(stderr, "warpsim: %s is not supported\n", name);
     ws_last_error = cudaErrorNotSupported;
@@ -248,8 +293,9 @@ WS_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
 WS_EXPORT void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
 
 WS_EXPORT void __cudaUnregisterFatBinary(void **handle) {
-    /* Process exit: the server notices the closed connection; nothing to do here. */
+    /* Process exit: the server notices the closed connection; pending printf text goes out. */
     (void)handle;
+    ws_printf_flush();
 }
 
 WS_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
@@ -353,12 +399,16 @@ static cudaError_t ws_launch(const void *func, dim3 g, dim3 b, void **args, size
     if (!l) return ws_ret(status);
     unsigned char *buf = calloc(1, l->nbytes ? l->nbytes : 1);
     for (int i = 0; i < l->n; i++) memcpy(buf + l->off[i], args[i], l->size[i]);
+    ws_printf_flush();  /* a launch is a synchronisation point for earlier printf output */
     if (ws_any_managed) ws_managed_sync(1);  /* host writes to managed memory -> device */
-    cudaError_t st = ws_simple("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem,
-                                              U(stream)), buf, l->nbytes);
+    ws_reply r;
+    ws_call("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem, U(stream)), buf,
+            l->nbytes, &r);
+    if (r.status == cudaSuccess) ws_printf_keep(r.blob, r.blob_len);  /* device printf */
+    free(r.blob);
     if (ws_any_managed) ws_managed_sync(0);  /* and the kernel's writes back */
     free(buf);
-    return st;
+    return ws_ret(r.status);
 }
 
 WS_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,

@@ -169,10 +169,13 @@ WS_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp 
 }
 
 WS_EXPORT cudaError_t cudaDeviceSynchronize(void) {
-    return ws_simple("cudaDeviceSynchronize", NULL, 0, NULL, 0);
+    cudaError_t st = ws_simple("cudaDeviceSynchronize", NULL, 0, NULL, 0);
+    ws_printf_flush();
+    return st;
 }
 
 WS_EXPORT cudaError_t cudaDeviceReset(void) {
+    ws_printf_flush();
     return ws_simple("cudaDeviceReset", NULL, 0, NULL, 0);
 }
 
@@ -319,12 +322,14 @@ WS_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigne
 WS_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                             void *userData, unsigned int flags) {
     (void)flags;
+    ws_printf_flush();
     callback(stream, cudaSuccess, userData);  /* everything before it has completed */
     return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
     (void)stream;
+    ws_printf_flush();
     fn(userData);
     return cudaSuccess;
 }
@@ -350,7 +355,11 @@ WS_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s,
     return cudaEventRecord(e, s);
 }
 
-WS_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return cudaSuccess; }
+WS_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+    (void)e;
+    ws_printf_flush();
+    return cudaSuccess;
+}
 WS_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) { (void)e; return cudaSuccess; }
 
 WS_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {

@@ -116,6 +116,7 @@ static enum cudaMemcpyKind ws_managed_kind(enum cudaMemcpyKind kind, const void 
 }
 
 static cudaError_t ws_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    ws_printf_flush();  /* copies synchronise (warpsim's async ones too) */
     if (count == 0) return cudaSuccess;
     cudaError_t st = ws_resolve_kind(dst, src, &kind);
     if (st) return st;
@@ -143,6 +144,7 @@ static cudaError_t ws_copy(void *dst, const void *src, size_t count, enum cudaMe
 
 static cudaError_t ws_copy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
                              size_t width, size_t height, enum cudaMemcpyKind kind) {
+    ws_printf_flush();
     if (width == 0 || height == 0) return cudaSuccess;
     if (width > dpitch || width > spitch) return ws_ret(cudaErrorInvalidPitchValue);
     cudaError_t st = ws_resolve_kind(dst, src, &kind);

@@ -90,6 +90,8 @@ class LaunchResult:
     wall_s: float
     trace: LaunchTrace | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    printf_output: str = ""
+    """Text of the kernel's device ``printf`` calls (``functional/printf.py``), in order."""
 
     @property
     def thread_instructions_per_s(self) -> float:
@@ -164,7 +166,8 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
         warp_instructions=int(pw.sum()), opcode_counts=opc, opcode_thread_counts=opt,
         pc_warp_counts=pw.copy(), pc_thread_counts=pt.copy(), n_batches=batch,
         wall_s=time.perf_counter() - t0, trace=ltrace,
-        stats={"gpu_sim_insn": int(pt.sum()), "gpgpu_n_tot_w_icount": int(pw.sum())})
+        stats={"gpu_sim_insn": int(pt.sum()), "gpgpu_n_tot_w_icount": int(pw.sum())},
+        printf_output=b"".join(run.printf_chunks).decode("utf-8", "replace"))
 
 
 class _Launch(BarrierUnit):
@@ -194,6 +197,7 @@ class _Launch(BarrierUnit):
         self.clock = 0
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
+        self.printf_chunks: list[bytes] = []
 
     # ---- helpers used by the instruction closures ------------------------------------
     def thread_coords(self, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

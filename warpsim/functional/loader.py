@@ -4,7 +4,9 @@ registers and state spaces, and turn every static instruction into a closure (AL
 
 Follows: ARCHITECTURE.md §3; docs/dev-contracts.md (``build_op``, ``build_cfg``,
 ``inline_calls``). Everything warpsim cannot execute raises ``UnsupportedPTXError`` here, at
-load time, never during a launch.
+load time, never during a launch (except a device ``printf`` format, which is data: its
+conversions are checked when it runs, ``printf.py``). ``call`` of the body-less ``vprintf`` is
+a built-in.
 Assumptions:
   [A] Special registers become read-only pseudo registers filled per CTA batch; ``%clock``,
       ``%clock64`` and ``%globaltimer*`` read the number of warp instructions the batch has
@@ -267,6 +269,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     """Compile kernel ``kernel_name`` of ``module`` (see module docstring)."""
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
+    from warpsim.functional.printf import build_vprintf
     from warpsim.functional.textures import build_tex
     from warpsim.functional.warp_ops import build_warp_op
     from warpsim.ptx.cfg import build_cfg
@@ -322,9 +325,12 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             barrier_args[pc] = (bid, cnt, mode == "sync")
         elif op in _NOOPS or full.startswith("bar.warp"):
             runs[pc] = _noop
+        elif op == "call" and _is_builtin(module, inst, "vprintf"):
+            runs[pc] = build_vprintf(inst, ctx)
         elif op == "call":
             raise ctx.error(inst, "call of a function without a body",
-                            hint="only calls to .func definitions in the module are supported")
+                            hint="only calls to .func definitions in the module and to "
+                                 "vprintf (device printf) are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
         elif op == "cvta":
@@ -356,6 +362,14 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
         opcodes=[i.full_opcode for i in fn.instructions] + ["<exit>"],
         lines=np.array([i.line for i in fn.instructions] + [0], np.int32),
         dynamic_pcs=frozenset(dynamic), reaches_barrier=reach)
+
+
+def _is_builtin(module: Module, inst: Instruction, name: str) -> bool:
+    """Whether ``inst`` calls the body-less built-in ``name`` (e.g. ``vprintf``)."""
+    if not inst.srcs or inst.srcs[0].kind is not OpKind.SYMBOL or inst.srcs[0].name != name:
+        return False
+    fn = module.functions.get(name)
+    return fn is None or not fn.defined
 
 
 def _reaches_barrier(kinds: np.ndarray, targets: np.ndarray,

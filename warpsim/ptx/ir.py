@@ -218,6 +218,8 @@ class Variable:
     extern: bool = False
     visible: bool = False
     line: int = 0
+    attributes: tuple[str, ...] = ()
+    """``.attribute(...)`` names without the dot (``("managed",)`` for ``__managed__``)."""
 
 
 @dataclass(slots=True)

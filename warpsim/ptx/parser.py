@@ -135,10 +135,13 @@ class _Parser(StatementParser):
         align = 0
         vec = 1
         type_ = ""
+        attributes: list[str] = []
         while kinds[self.i] == "W" and texts[self.i].startswith("."):
             tok = texts[self.i]
             self.i += 1
-            if tok == ".align":
+            if tok == ".attribute":
+                attributes.extend(self.attribute_list())
+            elif tok == ".align":
                 align = self.integer("alignment")
                 if align <= 0 or align & (align - 1):
                     raise self.err("alignment must be a power of two", self.i - 1)
@@ -195,7 +198,8 @@ class _Parser(StatementParser):
             var = Variable(name=name, space=space, type=type_, size_bytes=count * elem,
                            align=align or elem * vec, count=count, init=init,
                            init_symbols=relocs, extern=linkage == "extern",
-                           visible=linkage in ("visible", "weak"), line=line)
+                           visible=linkage in ("visible", "weak"), line=line,
+                           attributes=tuple(attributes))
             out.append(var)
             if texts[self.i] != ",":
                 break
@@ -205,6 +209,25 @@ class _Parser(StatementParser):
             for var in out:
                 self.declare_var(body, var)
         return out
+
+    def attribute_list(self) -> list[str]:
+        """``( .managed )`` or ``( .unified(uuid1, uuid2) )`` after ``.attribute``: the
+        names (§5.4.8; a ``.unified`` UUID pair is skipped)."""
+        self.expect("(", "'(' after .attribute")
+        names = []
+        while True:
+            tok = self.texts[self.i]
+            if not tok.startswith(".") or tok not in (".managed", ".unified"):
+                raise self.err("expected a variable attribute (.managed, .unified)")
+            names.append(tok[1:])
+            self.i += 1
+            if self.texts[self.i] == "(":
+                self.skip_past(")")
+            if self.texts[self.i] != ",":
+                break
+            self.i += 1
+        self.expect(")", "')' closing .attribute")
+        return names
 
     def initialiser(self, depth: int = 0) -> list[tuple[str, int, str]]:
         """Flattened initialiser elements: ``(kind, value, symbol)``, see ``decls``."""

@@ -130,6 +130,8 @@ def _variable(var: Variable, module: Module) -> str:
     elif var.visible:
         parts.append(".visible")
     parts.append(f".{var.space}")
+    if var.attributes:
+        parts.append(".attribute(" + ", ".join(f".{a}" for a in var.attributes) + ")")
     if var.type not in HANDLE_TYPES and var.space != "tex":
         parts.append(f".align {var.align}")
     parts.append(f".{var.type}")

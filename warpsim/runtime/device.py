@@ -9,6 +9,7 @@ like ``cudaMalloc``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -337,23 +338,56 @@ class Device:
                                   read_mode)
 
     def texture_2d(self, ary: Any, *, address_mode: str = "clamp", filter_mode: str = "point",
-                   normalized_coords: bool = False, read_mode: str = "element_type") -> Texture:
+                   normalized_coords: bool = False, read_mode: str = "element_type",
+                   pitch_bytes: int | None = None) -> Texture:
         """A 2-D texture object (read with ``tex2D``) over a ``(height, width[, c])`` array.
 
         A host array is copied to device memory owned by the texture (a ``cudaArray``); a
         DeviceArray is used in place (pitched linear memory with pitch = width * texel size).
+        ``pitch_bytes`` (DeviceArray only) gives another row pitch, as
+        ``cudaResourceTypePitch2D`` does: row ``y`` of the texture starts at
+        ``ary.device_ptr + y * pitch_bytes`` (a multiple of the texel size, at least a row),
+        and every row must lie inside the allocation holding ``ary`` (``cudaMallocPitch``).
         """
         self._check_open("texture_2d")
         owns = not isinstance(ary, DeviceArray)
+        if pitch_bytes is not None:
+            if owns:
+                raise DeviceMemoryError("texture_2d: pitch_bytes needs a DeviceArray in "
+                                        "pitched device memory",
+                                        hint="a host array is copied with its own row pitch")
+            self._check_pitch(ary, pitch_bytes)
         array = self.to_device(ary) if owns else ary
         array._check_usable("texture_2d")
         try:
-            return self._make_texture(array, 2, owns, address_mode, filter_mode,
-                                      normalized_coords, read_mode)
+            tex = self._make_texture(array, 2, owns, address_mode, filter_mode,
+                                     normalized_coords, read_mode)
         except DeviceMemoryError:
             if owns:
                 self.free(array)
             raise
+        if pitch_bytes is not None:
+            tex.desc = dataclasses.replace(tex.desc, pitch_bytes=int(pitch_bytes))
+        return tex
+
+    def _check_pitch(self, ary: DeviceArray, pitch_bytes: int) -> None:
+        """Raise DeviceMemoryError unless ``pitch_bytes`` rows of ``ary`` fit its allocation."""
+        shape = ary.shape
+        if len(shape) < 2:
+            return  # check_texture_request reports the shape
+        texel = ary.dtype.itemsize * (int(shape[2]) if len(shape) == 3 else 1)
+        row = int(shape[1]) * texel
+        if (isinstance(pitch_bytes, bool) or not isinstance(pitch_bytes, (int, np.integer))
+                or pitch_bytes < row or pitch_bytes % texel):
+            raise DeviceMemoryError(f"texture_2d: pitch_bytes {pitch_bytes!r} for rows of "
+                                    f"{shape[1]} texels of {texel} bytes",
+                                    hint=f"use a multiple of {texel} that is at least {row}")
+        end = ary.device_ptr + (int(shape[0]) - 1) * int(pitch_bytes) + row
+        hit = self.memory.allocation_of(ary.device_ptr)
+        if hit is None or end > hit[0] + hit[1]:
+            raise DeviceMemoryError(f"texture_2d: {shape[0]} rows {pitch_bytes} bytes apart "
+                                    f"from {ary.device_ptr:#x} end outside the allocation",
+                                    hint="allocate height * pitch_bytes bytes")
 
     def destroy_texture(self, tex: Texture) -> None:
         """Release a texture object's handle (and the array it copied from the host)."""
