@@ -345,6 +345,15 @@ def _parser() -> argparse.ArgumentParser:
     from warpsim.runner.cli import add_subcommands
 
     add_subcommands(sub)
+    from warpsim.report.rf_share_cli import add_subcommand as add_energy_share
+
+    add_energy_share(sub)
+    from warpsim.cudart.cli import add_subcommand as add_exec
+
+    add_exec(sub)
+    from warpsim.experiments.occupancy_cli import add_subcommand as add_occupancy
+
+    add_occupancy(sub)
     return ap
 
 

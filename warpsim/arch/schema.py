@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 UNIT_SUFFIXES = ("_cycles", "_ns", "_mhz", "_bytes", "_bits", "_pj", "_mw", "_frac",
-                 "_entries", "_ways")
+                 "_entries", "_ways", "_mm")
 """Name endings a numeric config field may carry (STYLE.md §2.3); counts start with ``n_``."""
 
 _T = TypeVar("_T", bound="ConfigBase")

@@ -12,8 +12,9 @@ Assumptions:
       64-bit keys: equal contents always give equal signatures; two different contents
       collide with probability about 2**-(64 - k) when their lane differences are all
       multiples of 2**k (at most 2**-33 for 32-bit values).
-  [A] Lanes that do not exist (partial last warp of a CTA) count as delta 0 for BDI (spec §5.3);
-      the signature covers all 32 lanes.
+  [A] Lanes that do not exist (partial last warp of a CTA) count as delta 0 for BDI (spec §5.3)
+      and as the base value for the successive-lane similarity bin; the signature covers all
+      32 lanes.
   [A] Sectors are 32 B and lines 128 B of the accessed address; local memory is traced at an
       interleaved address (word ``k`` of every thread of a warp in one 128 B line), as hardware
       lays local memory out; shared-memory accesses report bank conflicts, not lines.
@@ -42,6 +43,7 @@ __all__ = [
     "bdi_best",
     "bdi_class_4",
     "bdi_class_8",
+    "bdi_similarity",
     "mem_lines",
     "signature",
 ]
@@ -73,6 +75,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             m0 = np.int32(0)
             m1 = np.int32(0)
             x = np.uint32(0)
+            mx = np.int64(0)
+            prev = r0
             for lane in range(32):
                 v = row[lane]
                 s += np.uint64(v) * keys[lane]
@@ -80,6 +84,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 m0 = min(m0, d)
                 m1 = max(m1, d)
                 x |= v ^ r0
+                mx = max(mx, abs(np.int64(np.int32(np.uint32(v - prev)))))
+                prev = v
             b0 = np.uint64(r0) | (np.uint64(r1) << np.uint64(32))
             e0 = np.int64(0)
             e1 = np.int64(0)
@@ -89,7 +95,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1)
+            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
             uni[w, col] = x == 0
             continue
         if ex == full:
@@ -103,6 +109,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             m0 = np.int32(0)
             m1 = np.int32(0)
             x = np.uint32(0)
+            mx = np.int64(0)
+            prev = r0
             for lane in range(32):
                 v = row[lane]
                 s += np.uint64(v) * keys[lane]
@@ -110,6 +118,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 m0 = min(m0, d)
                 m1 = max(m1, d)
                 x |= (v ^ ref) & (np.uint32(0) - ((ac >> np.uint32(lane)) & one))
+                mx = max(mx, abs(np.int64(np.int32(np.uint32(v - prev)))))
+                prev = v
             b0 = np.uint64(r0) | (np.uint64(r1) << np.uint64(32))
             e0 = np.int64(0)
             e1 = np.int64(0)
@@ -119,7 +129,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1)
+            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
             uni[w, col] = x == 0
             continue
         # reference for uniformity: the first active lane (lane 0 when none is active)
@@ -133,6 +143,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
         m0 = np.int32(0)
         m1 = np.int32(0)
         x = np.uint32(0)
+        mx = np.int64(0)
+        prev = r0
         for lane in range(32):
             v = row[lane]
             s += np.uint64(v) * keys[lane]
@@ -143,6 +155,9 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             m0 = min(m0, d)
             m1 = max(m1, d)
             x |= (v ^ ref) & am
+            ve = (v & em) | (r0 & ~em)  # a missing lane counts as the base
+            mx = max(mx, abs(np.int64(np.int32(np.uint32(ve - prev)))))
+            prev = ve
         b0 = np.uint64(r0) | (np.uint64(r1) << np.uint64(32))
         e0 = np.int64(0)
         e1 = np.int64(0)
@@ -158,7 +173,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             e0 = min(e0, e)
             e1 = max(e1, e)
         sig[w, col] = s
-        bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1)
+        bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
         uni[w, col] = x == 0
 
 
@@ -186,6 +201,19 @@ def gather_rows(flat, step, off, ws, out):  # pragma: no cover - jit
         base = 32 * ws[i] * step + off
         for lane in range(32):
             out[i, lane] = flat[base + lane * step]
+
+
+@jit
+def _sim_bin(mx):  # pragma: no cover - jit
+    """Value-similarity bin (spec §4.1, Fig. 2) of the worst successive-lane distance, in bits
+    5-6: 0 = zero, 1 = at most 128, 2 = at most 2**15, 3 = random."""
+    if mx == 0:
+        return 0
+    if mx <= 128:
+        return 1 << 5
+    if mx <= 32768:
+        return 2 << 5
+    return 3 << 5
 
 
 @jit
@@ -339,7 +367,13 @@ def bdi_class_4(code: np.ndarray | int) -> np.ndarray | int:
 
 def bdi_class_8(code: np.ndarray | int) -> np.ndarray | int:
     """8-byte-base class (0 = <8,0>, 1 = <8,1>, 2 = <8,2>, 3 = <8,4>, 4 = does not fit)."""
-    return np.asarray(code) >> 2 if not isinstance(code, int) else code >> 2
+    return (np.asarray(code) >> 2) & 7 if not isinstance(code, int) else (code >> 2) & 7
+
+
+def bdi_similarity(code: np.ndarray | int) -> np.ndarray | int:
+    """Value-similarity bin (0 = zero, 1 = |d| <= 128, 2 = |d| <= 2**15, 3 = random) of the
+    worst successive-lane distance (spec §4.1, Fig. 2)."""
+    return (np.asarray(code) >> 5) & 3 if not isinstance(code, int) else (code >> 5) & 3
 
 
 _BEST_ORDER = [("4,0", 0, None), ("8,0", None, 0), ("8,1", None, 1), ("4,1", 1, None),
@@ -348,7 +382,7 @@ _BEST_ORDER = [("4,0", 0, None), ("8,0", None, 0), ("8,1", None, 1), ("4,1", 1, 
 
 def bdi_best(code: int) -> str:
     """The full-BDI choice (spec §3.6 preference order) of a BDI code, e.g. ``"<8,1>"``."""
-    c4, c8 = code & 3, code >> 2
+    c4, c8 = code & 3, (code >> 2) & 7
     for name, want4, want8 in _BEST_ORDER:
         if (want4 is not None and c4 <= want4) or (want8 is not None and c8 <= want8):
             return f"<{name}>"

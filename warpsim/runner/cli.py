@@ -129,7 +129,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         return 0
     result = reproduce(args.paper, quick=args.quick, out=args.out, jobs=args.jobs,
                        dask=args.dask)
-    if result is not None:
+    if getattr(args, "json", False):  # one JSON object on stdout, whatever the result is
+        print(json.dumps({"result": str(result)} if isinstance(result, str | Path) or
+                         result is None else result, default=str))
+    elif result is not None:
         print(result if isinstance(result, str | Path) else json.dumps(result, default=str))
     return 0
 
@@ -182,6 +185,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--out", "-o", default=None, help="result folder")
     p.add_argument("--jobs", "-j", type=_positive_int, default=None)
     p.add_argument("--dask", metavar="ADDRESS", default=None)
+    p.add_argument("--json", action="store_true",
+                   help="print the reproduction's result (its summary) as one JSON object")
     p.set_defaults(func=_cmd_reproduce)
 
 
