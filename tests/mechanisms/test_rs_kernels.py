@@ -6,8 +6,6 @@ released, and runs are deterministic with idle skipping on and off."""
 
 from __future__ import annotations
 
-import pytest
-
 import warpsim
 from warpsim.bench import run_benchmark
 from warpsim.mechanisms.registry import mechanism_for
@@ -59,8 +57,6 @@ def test_no_extra_block_means_identical_to_unshared_lrr_and_gto():
         assert _same(_base(rs), base), policy
 
 
-@pytest.mark.skip(reason="OWF without the engine hook points (on_warp_launch) is not oldest-first "
-                         "yet: Register Sharing is unfinished (issue #9)")
 def test_t1_owf_is_oldest_first():
     # hotspot shares at t = 0.1; at t = 1 no pair forms and OWF orders by dynamic warp id
     owf = _run([*ON, "register_sharing.threshold_frac=1.0", "register_sharing.owf=true",
@@ -70,7 +66,6 @@ def test_t1_owf_is_oldest_first():
     assert _same(_base(owf), old)
 
 
-@pytest.mark.skip(reason="needs the engine hook points (issue #9)")
 def test_sharing_engaged_verifies_releases_every_lock_and_is_deterministic():
     over = [*ON, *ALL_OPTS, "register_sharing.owf=true", "sm.n_sms=2",
             "register_sharing.dwe_window_cycles=50"]

@@ -91,6 +91,7 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
         F_WARP_VALID,
         N_REC_FIELDS,
     )
+    from warpsim.mechanisms.hooks import extra_operand, noop_state
     from warpsim.timing.regfile import _allocate_collectors
     from warpsim.timing.sched import tick_decode
     from warpsim.timing.state import empty_window, make_core_state
@@ -122,8 +123,9 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
         assert tick_decode(sa.warp, window.rec, window.base, tables.pc_info, prm, ca, 0,
                            cycle) == decode_py(sb.warp, window.rec, window.base,
                                                tables.pc_info, prm, cb, 0, cycle)
-        assert _allocate_collectors(sa, tables, window, ca, 0) == alloc_py(
-            sb, tables, window, cb, 0)
+        hs = noop_state()
+        assert _allocate_collectors(sa, tables, window, ca, 0, hs, extra_operand) == alloc_py(
+            sb, tables, window, cb, 0, hs, extra_operand.py_func)
         assert np.array_equal(ca, cb)
         for x, y in zip(sa, sb, strict=True):
             assert np.array_equal(x, y)

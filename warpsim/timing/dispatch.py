@@ -108,7 +108,7 @@ def release_barrier(st, sm, c):  # pragma: no cover - jit
 
 
 @jit_uncached
-def warp_try_exit(st, sm, w, cycle, hs, on_cta_release):  # pragma: no cover - jit
+def warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit):  # pragma: no cover
     """Retire warp ``w`` when it has issued and completed everything; release its CTA when it
     was the last. Returns True when the warp exited."""
     if st.warp[sm, w, F_WARP_VALID] == 0:
@@ -120,6 +120,7 @@ def warp_try_exit(st, sm, w, cycle, hs, on_cta_release):  # pragma: no cover - j
     st.warp[sm, w, F_WARP_IBUF] = 0
     st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
     st.smv[sm, F_SM_N_WARPS] -= 1
+    on_warp_exit(hs, sm, w, cycle)
     c = st.warp[sm, w, F_WARP_CTA]
     st.cta[sm, c, F_CTA_N_LIVE] -= 1
     if st.cta[sm, c, F_CTA_N_LIVE] == 0:
@@ -138,7 +139,8 @@ def warp_try_exit(st, sm, w, cycle, hs, on_cta_release):  # pragma: no cover - j
 
 
 @jit_uncached
-def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release):  # pragma: no cover
+def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release, on_warp_launch,
+                on_warp_exit):  # pragma: no cover - jit
     """Place CTA ``cta`` on ``sm``: a CTA slot and one warp slot per warp."""
     c = 0
     while st.cta[sm, c, F_CTA_VALID] != 0:
@@ -174,16 +176,17 @@ def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release):  # p
         st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
         st.warp[sm, w, F_WARP_TL_SEQ] = st.sc[SC_TL_SEQ]
         st.sc[SC_TL_SEQ] += 1
+        on_warp_launch(hs, sm, w, c, i, cycle)
     counters[sm, C_SM_CTAS_LAUNCHED] += 1
     counters[sm, C_SM_WARPS_LAUNCHED] += wpc
     for v in range(st.warp.shape[1]):  # warps without records exit at once
         if st.warp[sm, v, F_WARP_CTA] == c:
-            warp_try_exit(st, sm, v, cycle, hs, on_cta_release)
+            warp_try_exit(st, sm, v, cycle, hs, on_cta_release, on_warp_exit)
 
 
 @jit_uncached
-def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit,
-                  on_cta_release):  # pragma: no cover - jit
+def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit, on_cta_release, on_warp_launch,
+                  on_warp_exit):  # pragma: no cover - jit
     """Give at most one new CTA to each SM that has room, SMs in round-robin order starting
     after the last SM that received one. Returns True when a CTA was placed."""
     if cycle < prm[P_LAUNCH_LAT]:
@@ -207,7 +210,8 @@ def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit,
             fits = free >= wpc
         if not cta_fit(hs, sm, cta, fits):
             continue
-        _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release)
+        _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release, on_warp_launch,
+                    on_warp_exit)
         st.sc[SC_NEXT_CTA] = cta + 1
         st.sc[SC_LAST_SM] = sm
         progress = True

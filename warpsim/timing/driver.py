@@ -410,7 +410,9 @@ class TimingSimulator:
                               m.busy if m.busy is not None else _always,
                               hs, h.cta_fit, h.on_cta_release, h.issue_priority,
                               h.can_issue, h.on_issue, h.on_operand_read, h.on_writeback,
-                              h.on_retire, self.max_cycles))
+                              h.on_retire, h.on_warp_launch, h.on_warp_exit, h.result_delay,
+                              h.can_writeback, h.extra_operand, h.on_cycle_end,
+                              self.max_cycles))
 
     def _run(self, lw: _Launch) -> None:
         t0 = time.perf_counter()

@@ -5,7 +5,8 @@ Follows: GPGPU-Sim 3.2.2 ``shader_core_ctx::cycle`` (writeback, execute, read_op
 decode, fetch, so an instruction advances one stage per cycle) and ``gpgpu_sim::cycle`` (CTA
 issue to cores, memory partitions); STYLE.md §2.4 (tick functions report progress; when nothing
 progressed the clock jumps to the next event and every per-cycle counter advances by the jump;
-hooks and the memory system are jitted functions passed as arguments, one uncached loop).
+hooks and the memory system are jitted functions passed as arguments, one uncached loop;
+``on_cycle_end`` ends every simulated cycle and may forbid skipping past a cycle).
 Assumptions:
   [A] Idle skipping: a cycle in which no SM unit, the dispatcher or the memory system changed
       state is repeated identically until the next timed event (a result becoming ready, a
@@ -167,7 +168,8 @@ def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
 def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_memsys,
                mem_next_event, mem_pop_completion, mem_has_completion, mem_busy, hs, cta_fit,
                on_cta_release, issue_priority, can_issue, on_issue, on_operand_read,
-               on_writeback, on_retire, max_cycle):  # pragma: no cover - jit
+               on_writeback, on_retire, on_warp_launch, on_warp_exit, result_delay,
+               can_writeback, extra_operand, on_cycle_end, max_cycle):  # pragma: no cover
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may
     need CTAs not delivered yet (ST_NEED_CTAS; resume later at the same cycle), a deadlock
     (ST_FAULT) or ``max_cycle`` (ST_CYCLE_LIMIT)."""
@@ -204,7 +206,8 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
         for sm in range(n_sms):  # each SM's units back to front
             if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
                 if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
-                                  hs, on_writeback, on_retire, on_cta_release):
+                                  hs, on_writeback, on_retire, on_cta_release, can_writeback,
+                                  on_warp_exit):
                     progress = True
             if st.smv[sm, F_LDST_CUR] >= 0:
                 if tick_execute(st, tw, counters, sm, cycle, ms, mem_access, mem_kind_map):
@@ -220,15 +223,16 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
                     break
             if busy:
                 for step in range(prm[P_OC_STEPS]):
-                    if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):
+                    if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
+                                                 result_delay):
                         progress = True
                     if tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
-                                              on_operand_read):
+                                              on_operand_read, extra_operand):
                         progress = True
             if st.smv[sm, F_SM_N_CTAS] > 0:
                 if two_level or _has_instruction(st, sm):
                     if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority,
-                                  can_issue, on_issue, on_cta_release):
+                                  can_issue, on_issue, on_cta_release, on_warp_exit):
                         progress = True
                 else:
                     _count_empty_schedulers(st, counters, sm, n_sched)
@@ -240,10 +244,12 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
             else:
                 counters[sm, C_SM_IDLE_CYCLES] += 1
         if _may_dispatch(st, prm, cycle) and tick_dispatch(st, tw, prm, counters, cycle, hs,
-                                                           cta_fit, on_cta_release):
+                                                           cta_fit, on_cta_release,
+                                                           on_warp_launch, on_warp_exit):
             progress = True
         if mem_busy(ms) and tick_memsys(ms, counters, cycle):
             progress = True
+        hook_next = on_cycle_end(hs, counters, cycle)
         # mem_next_event is a pure query: only asked when the launch may end or to skip cycles
         all_done = sc[SC_CTAS_DONE] >= n_ctas and sc[SC_NEXT_CTA] >= n_ctas
         if progress and not all_done:
@@ -261,6 +267,7 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
             sc[SC_FAULT] = FAULT_DEADLOCK
             sc[SC_CYCLE] = cycle + 1
             return ST_FAULT
+        nxt = min(nxt, hook_next)  # a mechanism's cycle only limits the skip
         if not skip or nxt <= cycle + 1:
             sc[SC_CYCLE] = cycle + 1
             continue

@@ -35,6 +35,7 @@ __all__ = [
     "F_IDOC_HEAD",
     "F_IDOC_REC",
     "F_IDOC_WARP",
+    "F_INFL_DELAY",
     "F_INFL_ISSUE",
     "F_INFL_LINES",
     "F_INFL_MK",
@@ -120,7 +121,9 @@ F_INFL_READY = 3
 F_INFL_LINES = 4
 F_INFL_ISSUE = 5
 F_INFL_MK = 6
-N_INFL_FIELDS = 7
+F_INFL_DELAY = 7
+"""Extra cycles from the ``result_delay`` hook, added when a memory instruction's data is in."""
+N_INFL_FIELDS = 8
 
 # -- cu ----------------------------------------------------------------------------------------
 F_CU_VALID = 0

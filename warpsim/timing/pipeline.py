@@ -81,6 +81,7 @@ from warpsim.timing.fields import (
     F_CU_REC,
     F_CU_VALID,
     F_CU_WARP,
+    F_INFL_DELAY,
     F_INFL_ISSUE,
     F_INFL_LINES,
     F_INFL_MK,
@@ -159,7 +160,7 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
 
 @jit
 def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
-                     prm, counters, sm, w, rec, cycle):  # pragma: no cover - jit
+                     prm, counters, sm, w, rec, cycle, hs, result_delay):  # pragma: no cover
     """Move a collected instruction into a free unit of its type; False when none is free (or
     no in-flight slot is left). Takes the arrays it needs (runs for every instruction)."""
     r = rec - base_arr[0]
@@ -188,25 +189,26 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
             mk = MK_ST_GLOBAL
         else:
             mk = MK_ATOMIC
-    ready = cycle + pc_info[pc, F_PC_LATENCY]
+    delay = result_delay(hs, sm, w, rec, cycle)
+    ready = cycle + pc_info[pc, F_PC_LATENCY] + delay
     busy = cycle + pc_info[pc, F_PC_II]
     _count_exec(counters, sm, pc_info[pc, F_PC_OPCLASS], nthr)
     infl[sm, f, F_INFL_LINES] = 0
     if mk == MK_SHARED:
         deg = max(1, trec[r, F_REC_BANK])
-        ready = cycle + prm[P_SHMEM_LAT] + deg - 1
+        ready = cycle + prm[P_SHMEM_LAT] + deg - 1 + delay
         busy = cycle + deg
         counters[sm, C_GPGPU_N_SHMEM_INSN] += nthr
         counters[sm, C_SHMEM_WARP_ACCESSES] += 1
         counters[sm, C_GPGPU_N_SHMEM_BKCONFLICT] += deg - 1
     elif mk == MK_PARAM:
-        ready = cycle + prm[P_PARAM_LAT]
+        ready = cycle + prm[P_PARAM_LAT] + delay
         counters[sm, C_GPGPU_N_PARAM_INSN] += nthr
     elif mk != MK_NONE:
         nl = trec[r, F_REC_NLINES]
         _count_mem(counters, sm, mk, nthr)
         if nl == 0:
-            ready = cycle + prm[P_LDST_LAT]
+            ready = cycle + prm[P_LDST_LAT] + delay
         else:
             smv[sm, F_LDST_CUR] = f
             smv[sm, F_LDST_LINE] = 0
@@ -221,13 +223,15 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
     infl[sm, f, F_INFL_READY] = ready
     infl[sm, f, F_INFL_ISSUE] = cycle
     infl[sm, f, F_INFL_MK] = mk
+    infl[sm, f, F_INFL_DELAY] = delay
     if ready < smv[sm, F_SM_NEXT_WB]:
         smv[sm, F_SM_NEXT_WB] = ready
     return True
 
 
 @jit_inline
-def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):  # pragma: no cover - jit
+def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
+                              result_delay):  # pragma: no cover - jit
     """Dispatch collector units holding all their operands into execution units, up to the
     set's out ports per step; units visited round robin from the clock (GPGPU-Sim
     ``dispatch_ready_cu``). Returns True when an instruction was dispatched."""
@@ -259,7 +263,7 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle):  # pragma: 
             if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
                                          tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
                                          counters, sm, st.cu[sm, cu, F_CU_WARP],
-                                         st.cu[sm, cu, F_CU_REC], cycle):
+                                         st.cu[sm, cu, F_CU_REC], cycle, hs, result_delay):
                 st.cu[sm, cu, F_CU_VALID] = 0
                 done += 1
                 progress = True
@@ -304,16 +308,18 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
         st.smv[sm, F_LDST_CUR] = -1
         st.unit_free_at[sm, st.smv[sm, F_LDST_UNIT]] = cycle + 1
         if not load:
+            rd = cycle + 1 + st.infl[sm, f, F_INFL_DELAY]
             st.infl[sm, f, F_INFL_LINES] = 0
-            st.infl[sm, f, F_INFL_READY] = cycle + 1
-            if cycle + 1 < st.smv[sm, F_SM_NEXT_WB]:
-                st.smv[sm, F_SM_NEXT_WB] = cycle + 1
+            st.infl[sm, f, F_INFL_READY] = rd
+            if rd < st.smv[sm, F_SM_NEXT_WB]:
+                st.smv[sm, F_SM_NEXT_WB] = rd
     return True
 
 
 @jit_inline
 def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion, hs,
-                   on_writeback, on_retire, on_cta_release):  # pragma: no cover - jit
+                   on_writeback, on_retire, on_cta_release, can_writeback,
+                   on_warp_exit):  # pragma: no cover - jit
     """Collect memory completions, then write back up to ``n_ex_wb_slots`` ready instructions
     (oldest ready first). Returns True when anything happened."""
     progress = False
@@ -325,8 +331,9 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
         st.smv[sm, F_SM_LINES_OUT] -= 1
         st.infl[sm, tok, F_INFL_LINES] -= 1
         if st.infl[sm, tok, F_INFL_LINES] == 0:
-            st.infl[sm, tok, F_INFL_READY] = cycle
-            st.smv[sm, F_SM_NEXT_WB] = min(st.smv[sm, F_SM_NEXT_WB], cycle)
+            rd = cycle + st.infl[sm, tok, F_INFL_DELAY]
+            st.infl[sm, tok, F_INFL_READY] = rd
+            st.smv[sm, F_SM_NEXT_WB] = min(st.smv[sm, F_SM_NEXT_WB], rd)
             counters[sm, C_MEM_LOADS_COMPLETED] += 1
             counters[sm, C_MEM_LOAD_LATENCY_CYCLES] += cycle - st.infl[sm, tok, F_INFL_ISSUE]
     if st.smv[sm, F_SM_NEXT_WB] > cycle:
@@ -358,6 +365,8 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
             continue
         # retire (inline: a call per writeback costs about as much as the work)
         rec = st.infl[sm, best, F_INFL_REC]
+        if not can_writeback(hs, sm, w, pc, rec, cycle):
+            continue
         n = bank_write(st.bank, tb.pc_dst, prm, sm, w, pc, cycle)
         counters[sm, C_REGFILE_BANK_WRITES] += n + on_writeback(hs, sm, w, pc, rec, cycle)
         for k in range(tb.pc_sbdst.shape[1]):
@@ -379,7 +388,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
         on_retire(hs, sm, w, pc, rec, cycle)
         if (st.warp[sm, w, F_WARP_POS] == st.warp[sm, w, F_WARP_END]
                 and st.warp[sm, w, F_WARP_INFLIGHT] == 0):
-            warp_try_exit(st, sm, w, cycle, hs, on_cta_release)
+            warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit)
         done += 1
         progress = True
     nxt = INT64_MAX

@@ -110,11 +110,11 @@ def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
 
 
 @jit_inline
-def _allocate_collectors(st, tb, tw, counters, sm):  # pragma: no cover - jit
+def _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):  # pragma: no cover
     """Move instructions from the ID_OC registers into free collector units of their set."""
     progress = False
     qcap = st.idoc_q.shape[2]
-    nk = st.cu_src.shape[2]
+    nk = tb.pc_src.shape[1]  # cu_src has one more column: ``extra_operand``
     for s in range(tb.set_info.shape[0]):
         start = tb.set_info[s, F_SET_CU_START]
         cnt = tb.set_info[s, F_SET_CU_COUNT]
@@ -140,14 +140,18 @@ def _allocate_collectors(st, tb, tw, counters, sm):  # pragma: no cover - jit
             st.cu[sm, cu, F_CU_LEFT] = tb.pc_info[pc, F_PC_NSRC]
             for k in range(nk):
                 st.cu_src[sm, cu, k] = tb.pc_src[pc, k]
+            xr = extra_operand(hs, sm, st.cu[sm, cu, F_CU_WARP], rec)
+            st.cu_src[sm, cu, nk] = xr
+            if xr >= 0:
+                st.cu[sm, cu, F_CU_LEFT] += 1
             counters[sm, C_REGFILE_NON_RF_OPERANDS] += tb.pc_info[pc, F_PC_NIMM]
             progress = True
     return progress
 
 
 @jit_inline
-def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
-                           on_operand_read):  # pragma: no cover - jit
+def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs, on_operand_read,
+                           extra_operand):  # pragma: no cover - jit
     """One operand-collector step after ready units were dispatched: the bank arbiter grants
     pending operand reads, then ID_OC entries take free collector units (so a newly allocated
     unit reads from the next step on). Returns True when anything happened."""
@@ -190,6 +194,6 @@ def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
         if st.idoc_hc[sm, s, F_IDOC_COUNT] > 0:
             waiting = True
             break
-    if waiting and _allocate_collectors(st, tb, tw, counters, sm):
+    if waiting and _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):
         progress = True
     return progress

@@ -234,7 +234,7 @@ def _two_level_update(st, tb, tw, prm, sm, s):  # pragma: no cover - jit
 
 @jit_inline
 def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_issue,
-               on_issue, on_cta_release):  # pragma: no cover - jit
+               on_issue, on_cta_release, on_warp_exit):  # pragma: no cover - jit
     """Every scheduler of the SM issues from its best ready warp, or counts why it could not.
     Returns True when anything issued."""
     ns = prm[P_N_SCHED]
@@ -306,8 +306,8 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
                     any_pipe = True
                     continue
-            if not can_issue(hs, sm, w, pc, cycle):
-                any_pipe = True
+            if not can_issue(hs, sm, w, pc, cycle):  # a veto: the warp is not ready
+                any_sb = True
                 continue
             if pol == POL_GTO:
                 key = -1 if w == last else st.warp[sm, w, F_WARP_AGE]
@@ -378,7 +378,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 st.warp[sm, best, F_WARP_INFLIGHT] += 1
             if (st.warp[sm, best, F_WARP_POS] == st.warp[sm, best, F_WARP_END]
                     and st.warp[sm, best, F_WARP_INFLIGHT] == 0):
-                warp_try_exit(st, sm, best, cycle, hs, on_cta_release)
+                warp_try_exit(st, sm, best, cycle, hs, on_cta_release, on_warp_exit)
             n += 1
             if (n >= prm[P_MAX_ISSUE] or st.warp[sm, best, F_WARP_VALID] == 0
                     or st.warp[sm, best, F_WARP_IBUF] == 0

@@ -115,7 +115,7 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int) -> CoreSt
     w = cfg.sm.n_max_warps
     c = cfg.sm.n_max_ctas
     n_cu = max(1, int(tables.cu_set.size))
-    n_k = int(tables.pc_src.shape[1])
+    n_k = int(tables.pc_src.shape[1]) + 1  # + the ``extra_operand`` hook's register
     n_u = int(tables.unit_type.size)
     qcap = int(tables.set_info[:, fl.F_SET_IDOC_CAP].max())
     words = (tables.n_sb_bits + 63) // 64
