@@ -76,6 +76,7 @@ def test_statistics_do_not_depend_on_the_trace_batches(chunks):
 
 
 def test_jit_equals_python_for_decode_and_collector_allocation():
+    from warpsim.mechanisms.hooks import extra_operand, noop_state
     from warpsim.stats import make_counts
     from warpsim.timing import consts as tc
     from warpsim.timing.driver import _params
@@ -91,7 +92,6 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
         F_WARP_VALID,
         N_REC_FIELDS,
     )
-    from warpsim.mechanisms.hooks import extra_operand, noop_state
     from warpsim.timing.regfile import _allocate_collectors
     from warpsim.timing.sched import tick_decode
     from warpsim.timing.state import empty_window, make_core_state
