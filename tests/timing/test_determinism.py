@@ -125,7 +125,7 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
                                                tables.pc_info, prm, cb, 0, cycle)
         hs = noop_state()
         assert _allocate_collectors(sa, tables, window, ca, 0, hs, extra_operand) == alloc_py(
-            sb, tables, window, cb, 0, hs, extra_operand.py_func)
+            sb, tables, window, cb, 0, hs, getattr(extra_operand, "py_func", extra_operand))
         assert np.array_equal(ca, cb)
         for x, y in zip(sa, sb, strict=True):
             assert np.array_equal(x, y)
