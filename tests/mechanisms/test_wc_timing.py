@@ -20,16 +20,11 @@ from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, small_config, stu
 from wc_helpers import value_chunk, vrec
 
 from warpsim.arch import apply_overrides
-from warpsim.mechanisms.hooks import Hooks
 from warpsim.mechanisms.warped_compression import WarpedCompression
 from warpsim.runner.jobs import Job
 from warpsim.timing.driver import TimingSimulator
 
 _VOLATILE = ("wall", "_per_s", "compile")
-needs_wc_hooks = pytest.mark.skipif(
-    not {"result_delay", "can_writeback", "extra_operand"} <= set(Hooks._fields),
-    reason="the engine lacks the result_delay/can_writeback/extra_operand hook points "
-           "(docs/mechanisms/warped-compression.md)")
 OFF = (("warped_compression.enabled", False), ("warped_compression.scheme", "4_0"),
        ("warped_compression.comp_latency_cycles", 8),
        ("warped_compression.power_gating", False))
@@ -92,7 +87,6 @@ def _micro(insts, warp_recs, overrides):
     return sim.finish().stats
 
 
-@needs_wc_hooks
 def test_compression_stages_add_c_plus_d_per_dependent_instruction():
     n = 6
     insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1)] * n + [Inst("exit", kind=EXIT)]
@@ -106,7 +100,6 @@ def test_compression_stages_add_c_plus_d_per_dependent_instruction():
     assert only["gpu_sim_cycle"] - fast["gpu_sim_cycle"] == n * 2 + (n - 1) * 1
 
 
-@needs_wc_hooks
 def test_a_write_to_gated_banks_waits_for_the_wake_up():
     insts = [Inst("mov", writes=(1,), n_imm=1), Inst("add", reads=(1,), writes=(1,), n_imm=1),
              Inst("exit", kind=EXIT)]

@@ -13,7 +13,7 @@ from typing import Any
 from warpsim.errors import ConfigError
 from warpsim.mechanisms.base import Mechanism
 
-__all__ = ["MECHANISMS", "enabled_mechanisms", "mechanism_for"]
+__all__ = ["MECHANISMS", "enabled_mechanisms", "energy_mechanisms", "mechanism_for"]
 
 MECHANISMS: dict[str, str] = {
     "warped_compression": "warpsim.mechanisms.warped_compression:WarpedCompression",
@@ -43,3 +43,14 @@ def mechanism_for(cfg: Any) -> Mechanism | None:
                           f"false while {keys[0]}.enabled is true (one mechanism per run)")
     module, cls = MECHANISMS[keys[0]].split(":")
     return getattr(importlib.import_module(module), cls)(cfg)
+
+
+def energy_mechanisms(cfg: Any) -> list[tuple[Any, Any]]:
+    """``(module, config section)`` of each enabled mechanism, for the energy model's
+    ``mechanisms`` argument (the module's ``NAME``/``ENERGY``/``STATIC``)."""
+    out = []
+    for key in enabled_mechanisms(cfg):
+        module = importlib.import_module(MECHANISMS[key].split(":")[0])
+        if hasattr(module, "ENERGY"):
+            out.append((module, getattr(cfg, key)))
+    return out

@@ -343,13 +343,18 @@ def energy(stats: Mapping[str, float], table: EnergyTable, *, cycles: float, clo
 
 def energy_for_gpu(stats: Mapping[str, float], gpu: Any, table: EnergyTable | None = None, *,
                    clock_mhz: float | None = None,
-                   mechanisms: Sequence[tuple[Any, Any]] = ()) -> EnergyBreakdown:
+                   mechanisms: Sequence[tuple[Any, Any]] | None = None) -> EnergyBreakdown:
     """``energy`` with cycles, clock, SM count and register banks taken from a ``GPUConfig``.
 
     ``table`` defaults to ``table_for_gpu(gpu.name)``; ``clock_mhz`` to ``gpu.clocks.core_mhz``
     (Warped-Compression reproductions pass 1400, spec §6.4). Cycles are
-    ``stats["gpu_sim_cycle"]``.
+    ``stats["gpu_sim_cycle"]``. ``mechanisms`` defaults to the mechanisms ``gpu`` enables
+    (``mechanisms.registry.energy_mechanisms``): their units are charged too.
     """
+    if mechanisms is None:
+        from warpsim.mechanisms.registry import energy_mechanisms
+
+        mechanisms = energy_mechanisms(gpu)
     if table is None:
         table = table_for_gpu(gpu.name)
     rf_bytes = gpu.sm.n_registers * 4

@@ -33,17 +33,28 @@ N_BANKS = 32
 """128-bit banks per SM (4 clusters of 8, spec §2.1)."""
 
 
+POWER_BANK_BYTES = 4096
+"""Bank size of the energy tables' register-file leakage (``EnergyTable.regfile_bank_bytes``)."""
+
+
 def _hooks_of(base: Any) -> Any:
-    """The mechanism's hooks: the existing points, plus the Warped-Compression ones the engine
-    offers (``result_delay``, ``can_writeback``, ``extra_operand``) when it has them."""
-    repl = {"cta_fit": wh.wc_cta_fit, "on_cta_release": wh.wc_on_cta_release,
-            "on_operand_read": wh.wc_on_operand_read, "on_writeback": wh.wc_on_writeback}
-    for name, fn in (("result_delay", wh.wc_result_delay),
-                     ("can_writeback", wh.wc_can_writeback),
-                     ("extra_operand", wh.wc_extra_operand)):
-        if name in base._fields:
-            repl[name] = fn
-    return base._replace(**repl)
+    """The mechanism's hooks over ``base`` (the no-ops)."""
+    return base._replace(cta_fit=wh.wc_cta_fit, on_cta_release=wh.wc_on_cta_release,
+                         on_operand_read=wh.wc_on_operand_read,
+                         on_writeback=wh.wc_on_writeback, result_delay=wh.wc_result_delay,
+                         can_writeback=wh.wc_can_writeback, extra_operand=wh.wc_extra_operand)
+
+
+def _power_counters(out: dict[str, int | float], cfg: Any) -> dict[str, int | float]:
+    """What the energy model (``power/counters.py``) reads, from the ``wc_*`` statistics: the
+    128-bit bank accesses (MOVs included) and the gated bank-cycles in units of
+    ``POWER_BANK_BYTES`` banks (the GPUWattch tables' ``regfile_bank_bytes``): one of the 32
+    banks of a cluster organisation holds ``n_registers * 4 / 32`` bytes (integers: the
+    device sums integer statistics over launches)."""
+    scale = cfg.sm.n_registers * 4 / N_BANKS / POWER_BANK_BYTES
+    return {"regfile_granule_reads": out["wc_bank_reads"],
+            "regfile_granule_writes": out["wc_bank_writes"],
+            "regfile_gated_bank_cycles": round(out["wc_gated_bank_cycles"] * scale)}
 
 
 class WarpedCompression(Mechanism):
@@ -135,4 +146,5 @@ class WarpedCompression(Mechanism):
         vals += [max(0, n_sms * cycles - int(per_bank[b])) if gate else 0
                  for b in range(N_BANKS)]
         out.update(dict(zip(GATE_STATS, (int(v) for v in vals), strict=True)))
+        out.update(_power_counters(out, ls["info"].cfg))
         return out
