@@ -179,3 +179,20 @@ def test_owf_orders_owner_then_unshared_then_non_owner_then_age():
     keys = [rs_issue_priority(hs, 0, w, 0) for w in range(4)]
     assert sorted(range(4), key=lambda w: keys[w]) == [0, 1, 3, 2]
 
+
+
+def test_warp_lock_rule_waits_only_for_the_corresponding_warp():
+    # TB1 = {W1, W2}, TB2 = {W3, W4}; W1 holds lock(W1, W3) for a while, W2 never needs one.
+    # Block rule: W4 is refused lock(W2, W4) while W1 holds a lock; warp rule: W4 takes it.
+    w1 = [P_SHARED, P_ADD, P_ADD, P_ADD, P_EXIT]
+    warps = [[rec(p) for p in w] for w in (w1, [P_ADD, P_EXIT], [P_SHARED, P_EXIT],
+                                           [P_SHARED, P_EXIT])]
+    block, _ = _run(_cfg(2), warps, 2)
+    warp, _ = _run(_cfg(2, **{"register_sharing.lock_rule": "warp"}), warps, 2)
+    assert block.stats["rs_lock_denials_deadlock_rule"] > 0
+    assert warp.stats["rs_lock_denials_deadlock_rule"] == 0
+    assert block.stats["rs_lock_acquisitions"] == warp.stats["rs_lock_acquisitions"] == 3
+    assert warp.stats["rs_lock_denials"] < block.stats["rs_lock_denials"]
+    assert warp.cycles <= block.cycles
+    assert warp.stats["rs_locks_held_at_end"] == 0
+

@@ -13,10 +13,12 @@ from fractions import Fraction
 
 from warpsim.arch.schema import ConfigBase
 
-__all__ = ["DWE_STALL_METRICS", "RegisterSharingConfig"]
+__all__ = ["DWE_STALL_METRICS", "LOCK_RULES", "RegisterSharingConfig"]
 
 DWE_STALL_METRICS = ("pipeline_stall", "all_nonissue")
 """What DWE compares between SM_i and SM_0 per window (spec §4.3)."""
+LOCK_RULES = ("block", "warp")
+"""When a warp may take its pair's lock (``lock_rule``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,6 +32,11 @@ class RegisterSharingConfig(ConfigBase):
     threshold_frac: float = 0.1
     """Sharing threshold t in (0, 1]: a shared warp keeps floor(t·r) private registers per
     thread; "% sharing" = (1 - t)·100. Paper default t = 0.1 (90% sharing), spec §1, §3.2."""
+    lock_rule: str = "block"
+    """``block``: the paper's deadlock-avoidance rule as stated (Sec. 4.3): a warp may take its
+    lock only while no warp of the partner block holds one. ``warp`` [A]: a warp waits only for
+    its corresponding partner warp (more overlap; the paper's Fig. 5 barrier deadlock becomes
+    possible and then stops the run with the engine's deadlock error)."""
     owf: bool = False
     """Owner-Warp-First scheduling (spec §4.1): owner > unshared > non-owner warps, then oldest
     dynamic warp id; replaces the configured policy's ordering (not with two_level)."""
@@ -69,6 +76,8 @@ class RegisterSharingConfig(ConfigBase):
         step = Fraction(repr(float(self.dwe_step_frac)))
         if not (0 < step <= 1 and (step * 10).denominator == 1):
             self._fail("dwe_step_frac", "a multiple of 0.1 in (0, 1]")
+        if self.lock_rule not in LOCK_RULES:
+            self._fail("lock_rule", f"one of {', '.join(LOCK_RULES)}")
         if self.dwe_stall_metric not in DWE_STALL_METRICS:
             self._fail("dwe_stall_metric", f"one of {', '.join(DWE_STALL_METRICS)}")
         self._at_least("n_rng_seed", 0)

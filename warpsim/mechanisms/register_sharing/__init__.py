@@ -91,6 +91,12 @@ class RegisterSharing(Mechanism):
                               "false with sm.sched_policy = two_level (the paper does not "
                               "combine OWF with two-level scheduling, Sec. 5.1)",
                               hint="use sm.sched_policy=lrr or gto with OWF")
+        if rs.lock_rule == "warp" and rs.dwe:
+            raise ConfigError("register_sharing.lock_rule", "warp",
+                              "block with register_sharing.dwe = true (under the warp rule a "
+                              "non-owner warp can hold a lock, and DWE may never let it issue: "
+                              "its partner would wait forever)",
+                              hint="use lock_rule=block, or dwe=false")
         if rs.owf_greedy and not rs.owf:
             raise ConfigError("register_sharing.owf_greedy", True,
                               "only together with register_sharing.owf=true")

@@ -36,6 +36,7 @@ from warpsim.mechanisms.register_sharing.state import (
     G_OWN_CHANGES,
     G_SHARING,
     G_TRANSFERS,
+    G_WARP_RULE,
     M_DYN_CTR,
     PC_DWE,
     PC_SHARED,
@@ -70,7 +71,7 @@ def rs_can_issue(hs, sm, w, pc, cycle):  # pragma: no cover - jit
         if hs.pc_tab[pc, PC_SHARED] != 0 and hs.warp[sm, w, W_LOCK] == 0:
             partner = hs.slot_tab[slot, T_PARTNER]
             held = hs.lock[sm, k, 1 + hs.warp[sm, w, W_POS]] >= 0
-            if held or hs.slot[sm, partner, S_HOLDERS] > 0:
+            if held or (g[G_WARP_RULE] == 0 and hs.slot[sm, partner, S_HOLDERS] > 0):
                 if not held:  # the deadlock rule: the partner block holds another lock
                     g[G_DENY_RULE] += 1
                 g[G_DENY] += 1

@@ -50,7 +50,8 @@ G_CYC_DWE_DENY = 27
 G_WIN_START = 28
 G_FORCE = 29
 G_DENY_RULE = 30
-N_G = 31
+G_WARP_RULE = 31
+N_G = 32
 
 # pc_tab[pc, ...]
 PC_SHARED = 0
@@ -159,6 +160,7 @@ def make_state(cfg: Any, layout: Any, tables: Any, pc_max_seq: np.ndarray,
     g[G_SHARING] = int(layout.sharing_mode)
     g[G_N_SCHED] = n_sched
     g[G_OWF] = int(rs.owf)
+    g[G_WARP_RULE] = int(rs.lock_rule == "warp")
     g[G_OWF_GREEDY] = int(rs.owf_greedy)
     g[G_DWE] = int(rs.dwe and layout.sharing_mode)
     g[G_WINDOW] = rs.dwe_window_cycles
