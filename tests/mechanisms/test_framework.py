@@ -25,7 +25,7 @@ from timing_helpers import (
 
 from warpsim._jit import jit
 from warpsim.arch import GTX480, apply_overrides
-from warpsim.errors import ConfigError
+from warpsim.errors import ConfigError, LaunchError
 from warpsim.mechanisms.base import Mechanism
 from warpsim.mechanisms.registry import enabled_mechanisms, mechanism_for
 from warpsim.timing.driver import TimingSimulator
@@ -106,3 +106,30 @@ def test_a_jobs_mechanisms_become_config_sections():
     assert mechanism_for(Job(benchmark="vector_add").resolve()) is None
     with pytest.raises(ConfigError, match="hint:"):
         Job(benchmark="vector_add", mechanisms=(("wir", ()),)).resolve()
+
+
+@jit
+def _never(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
+    return False
+
+
+class _Stuck(_Toy):
+    """Vetoes every issue: the launch can never finish."""
+
+    name = "stuck"
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.hooks = self.hooks._replace(can_issue=_never)
+
+
+def test_a_deadlock_caused_by_a_mechanism_names_it_and_is_not_called_a_bug():
+    insts = [Inst("add", reads=(2,), writes=(3,), n_imm=1), Inst("exit", kind=EXIT)]
+    cfg = small_config()
+    sim = TimingSimulator(cfg, mechanism=_Stuck(cfg), memsys=stub_memsys(None, 200))
+    sim.start(FakeProgram(insts), FakeAlloc(insts, None), n_ctas=1, cta_threads=32,
+              regs_per_thread=8, shmem_bytes=0)
+    with pytest.raises(LaunchError, match="stuck mechanism") as info:
+        sim.consume(make_chunk([[rec(0), rec(1)]], 1))
+        sim.finish()
+    assert "deadlocked at cycle" in str(info.value)

@@ -18,7 +18,7 @@ import numpy as np
 
 from warpsim._jit import jit
 from warpsim.arch import BankMapping, GPUConfig, SchedPolicy
-from warpsim.errors import BarrierDeadlockError, InternalError
+from warpsim.errors import BarrierDeadlockError, InternalError, LaunchError
 from warpsim.stats import (
     C_GPU_SIM_CYCLE,
     C_GPU_SIM_INSN,
@@ -451,6 +451,13 @@ class TimingSimulator:
             raise BarrierDeadlockError(lw.kernel, (cta, 0, 0),
                                        f"timing model: warps wait at a barrier on SM {sm} "
                                        "that the rest of their CTA never reaches")
+        if self.mechanism is not None:
+            raise LaunchError(lw.kernel, f"timing deadlocked at cycle "
+                              f"{int(st.sc[tc.SC_CYCLE])} with the {self.mechanism.name} "
+                              "mechanism on: no unit can make progress (its hooks veto or hold "
+                              "every remaining warp)",
+                              hint="check the mechanism's configuration (docs/mechanisms/); "
+                                   "with its defaults this is a warpsim bug: please report it")
         raise InternalError(f"timing of {lw.kernel} deadlocked at cycle "
                             f"{int(st.sc[tc.SC_CYCLE])} (status {lw.status}): no unit can make "
                             "progress; this is a warpsim bug")
