@@ -180,6 +180,20 @@ def test_owf_orders_owner_then_unshared_then_non_owner_then_age():
     assert sorted(range(4), key=lambda w: keys[w]) == [0, 1, 3, 2]
 
 
+def test_non_owner_grant_takes_ownership_when_the_owner_holds_no_lock():
+    # slot 0 (the initial owner, warp A) touches only private registers, so slot 1's warp B
+    # finds the partner block without holders: B is granted at once and its block becomes the
+    # owner (one change, no hand-over: A's block completes while it is not the owner). No warp
+    # waits, so the run takes exactly the cycles of the all-private run.
+    flip, _ = _run(_cfg(1), _two([P_ADD, P_EXIT], [P_SHARED, P_EXIT]), 1)
+    free, _ = _run(_cfg(1), _two([P_ADD, P_EXIT]), 1)
+    assert flip.stats["rs_lock_acquisitions"] == 1
+    assert flip.stats["rs_lock_denials"] == 0
+    assert flip.stats["rs_ownership_changes"] == 1
+    assert flip.stats["rs_ownership_transfers"] == 0
+    assert flip.stats["rs_locks_held_at_end"] == 0
+    assert flip.cycles == free.cycles
+
 
 def test_warp_lock_rule_waits_only_for_the_corresponding_warp():
     # TB1 = {W1, W2}, TB2 = {W3, W4}; W1 holds lock(W1, W3) for a while, W2 never needs one.

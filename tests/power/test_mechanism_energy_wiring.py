@@ -38,3 +38,42 @@ def test_power_counters_convert_gated_banks_to_4k_banks():
     assert _power_counters(out, cfg) == {"regfile_granule_reads": 45,
                                          "regfile_granule_writes": 17,
                                          "regfile_gated_bank_cycles": 600}
+
+
+def test_wc_register_file_energy_equals_hand_sum_and_baseline_is_unchanged():
+    """GTX480 GPUWattch table by hand: a granule read 4 x 7.27 pJ, a granule write 4 x 5.99 pJ,
+    a 4 KB bank leaks 3.26 mW; 15 SMs x 32 banks, 1400 cycles at 700 MHz = 2 us."""
+    base_cfg = get_preset("gtx480")
+    wc_cfg = apply_overrides(base_cfg, ["warped_compression.enabled=true"])
+    common = {"gpu_sim_cycle": 1400, "regfile_bank_reads": 10, "regfile_bank_writes": 5}
+    wc_out = {"wc_bank_reads": 45, "wc_bank_writes": 17, "wc_gated_bank_cycles": 3000}
+    wc_stats = {**common, **wc_out, **_power_counters(wc_out, wc_cfg)}
+    seconds = 1400 / 700e6
+    bank_s = 15 * 32 * seconds  # bank-seconds of the whole chip
+
+    base = energy_for_gpu(common, base_cfg)
+    # baseline: 8 granules per warp-register access, every bank leaks all the time
+    assert base.dynamic_by_component_j["register_file"] == pytest.approx(
+        (10 * 8 * 4 * 7.27 + 5 * 8 * 4 * 5.99) * 1e-12)
+    assert base.static_by_component_j["register_file"] == pytest.approx(3.26e-3 * bank_s)
+
+    wc = energy_for_gpu(wc_stats, wc_cfg)
+    # WC: the 128-bit bank accesses of the compressed images, and 3000 gated bank-cycles
+    assert wc.dynamic_by_component_j["register_file"] == pytest.approx(
+        (45 * 4 * 7.27 + 17 * 4 * 5.99) * 1e-12)
+    assert wc.static_by_component_j["register_file"] == pytest.approx(
+        3.26e-3 * (bank_s - 3000 / 700e6))
+    # the units (Table 3): no comp/decomp activations here, only their leakage
+    assert wc.dynamic_by_component_j["warped_compression"] == 0.0
+    assert wc.static_by_component_j["warped_compression"] == pytest.approx(
+        (2 * 0.12 + 4 * 0.08) * 1e-3 * 15 * seconds)
+    # the baseline is what it was before any mechanism existed: no mechanism component
+    assert energy_for_gpu(common, base_cfg, mechanisms=()).to_dict() == base.to_dict()
+
+
+def test_every_shipped_table_uses_the_bank_size_wc_converts_to():
+    from warpsim.mechanisms.warped_compression.mechanism import POWER_BANK_BYTES
+    from warpsim.power import ENERGY_TABLES
+
+    for name, table in ENERGY_TABLES.items():
+        assert table.regfile_bank_bytes == POWER_BANK_BYTES, name
