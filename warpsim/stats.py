@@ -189,6 +189,11 @@ BASELINE: tuple[Counter, ...] = (
     _c("dram_precharges", "count", "dram", "row precharges"),
     _c("dram_row_hits", "count", "dram", "column accesses to an already open row"),
     _c("dram_busy_cycles", "cycle", "dram", "DRAM cycles with the data bus transferring"),
+    # -- mechanism seams (``on_issue`` outcomes; 0 with every mechanism off) -------------------
+    _c("issue_completed_insts", "count", "sm", "issued warp instructions a mechanism completed "
+       "without a unit (ISSUE_COMPLETE, e.g. a reuse hit)"),
+    _c("issue_parked_insts", "count", "sm", "issued warp instructions a mechanism parked "
+       "(ISSUE_PARK)"),
 )
 """The baseline counters, in column order of the engine's counts array."""
 
@@ -469,7 +474,9 @@ C_DRAM_ACTIVATES = 82
 C_DRAM_PRECHARGES = 83
 C_DRAM_ROW_HITS = 84
 C_DRAM_BUSY_CYCLES = 85
-N_COUNTERS = 86
+C_ISSUE_COMPLETED_INSTS = 86
+C_ISSUE_PARKED_INSTS = 87
+N_COUNTERS = 88
 """Columns of the counts array (len(BASELINE))."""
 
 __all__ += [  # the counter ids
@@ -500,4 +507,5 @@ __all__ += [  # the counter ids
     "C_L2_TOTAL_CACHE_WRITES", "C_ICNT_FLITS_TO_MEM", "C_ICNT_FLITS_TO_SM", "C_ICNT_STALL_CYCLES",
     "C_DRAM_READS", "C_DRAM_WRITES", "C_DRAM_READ_BYTES", "C_DRAM_WRITE_BYTES", "C_DRAM_ACTIVATES",
     "C_DRAM_PRECHARGES", "C_DRAM_ROW_HITS", "C_DRAM_BUSY_CYCLES",
+    "C_ISSUE_COMPLETED_INSTS", "C_ISSUE_PARKED_INSTS",
 ]

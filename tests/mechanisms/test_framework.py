@@ -28,6 +28,7 @@ from warpsim.arch import GTX480, apply_overrides
 from warpsim.errors import ConfigError, LaunchError
 from warpsim.mechanisms.base import Mechanism
 from warpsim.mechanisms.registry import enabled_mechanisms, mechanism_for
+from warpsim.timing.consts import ISSUE_EXECUTE
 from warpsim.timing.driver import TimingSimulator
 
 
@@ -36,7 +37,7 @@ def _count_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     cols, base, out = hs
     out[0] += 1
     out[1] += cols[rec - base[0], 0]
-    return 0
+    return ISSUE_EXECUTE, np.int64(0)
 
 
 class _Toy(Mechanism):
@@ -89,13 +90,16 @@ def test_hooks_see_record_columns_across_chunks_and_stats_are_merged():
     assert info.ctas_per_sm == info.baseline_ctas_per_sm == 8
 
 
-def test_registry_builds_nothing_for_the_baseline_and_refuses_two_mechanisms():
+def test_registry_builds_nothing_for_the_baseline_and_combines_two_mechanisms():
+    from warpsim.mechanisms.compose import CompositeMechanism
+
     assert mechanism_for(GTX480) is None
     assert enabled_mechanisms(GTX480) == []
     both = apply_overrides(GTX480, ["warped_compression.enabled=true",
                                     "register_sharing.enabled=true"])
-    with pytest.raises(ConfigError, match="one mechanism per run"):
-        mechanism_for(both)
+    mech = mechanism_for(both)
+    assert isinstance(mech, CompositeMechanism)
+    assert mech.name == "warped_compression+register_sharing"
 
 
 def test_a_jobs_mechanisms_become_config_sections():

@@ -18,15 +18,15 @@ from wc_helpers import value_chunk, vrec
 
 from warpsim.mechanisms.warped_compression.hooks import (
     wc_can_writeback,
-    wc_cta_fit,
     wc_on_cta_release,
     wc_on_operand_read,
+    wc_on_warp_launch,
     wc_on_writeback,
 )
 from warpsim.stats import C_GPU_SIM_CYCLE, C_SM_ACTIVE_CYCLES, make_counts
 
 LANE = np.arange(32)
-ON_SINCE, VALID, ON_TIME, HSTATS = 6, 5, 9, 13
+ON_SINCE, VALID, ON_TIME, HSTATS = 6, 5, 9, 12
 
 
 def _setup(overrides=()):
@@ -41,7 +41,7 @@ def _setup(overrides=()):
 
 def test_compressed_write_leaves_banks_1_to_7_gated_and_a_larger_image_wakes_them():
     mech, ls, hs = _setup()
-    assert wc_cta_fit(hs, 0, 0, True)
+    wc_on_warp_launch(hs, 0, 0, 0, 0, 0)  # warp slot 0 in CTA slot 0
     assert wc_can_writeback(hs, 0, 0, 0, 0, 100) is False  # bank 8 gated at launch: woken
     assert not wc_can_writeback(hs, 0, 0, 0, 0, 109)
     assert wc_can_writeback(hs, 0, 0, 0, 0, 110)  # 10-cycle wake-up
@@ -77,7 +77,7 @@ def test_compressed_write_leaves_banks_1_to_7_gated_and_a_larger_image_wakes_the
 
 def test_smaller_image_invalidates_banks_and_gates_them():
     _, _, hs = _setup(["warped_compression.wakeup_latency_cycles=0"])
-    wc_cta_fit(hs, 0, 0, True)
+    wc_on_warp_launch(hs, 0, 0, 0, 0, 0)
     wc_on_writeback(hs, 0, 0, 1, 1, 10)  # uncompressed r1: banks 8-15
     wc_on_writeback(hs, 0, 0, 0, 0, 20)  # <4,0> r1: banks 9-15 lose their only entry
     assert hs[VALID][0, 8] == 1 and (hs[VALID][0, 9:16] == 0).all()
@@ -87,19 +87,22 @@ def test_smaller_image_invalidates_banks_and_gates_them():
 def test_compressors_limit_writes_per_cycle():
     _, _, hs = _setup(["warped_compression.n_compressors=1",
                        "warped_compression.power_gating=false"])
-    wc_cta_fit(hs, 0, 0, True)
+    wc_on_warp_launch(hs, 0, 0, 0, 0, 0)
     assert wc_can_writeback(hs, 0, 0, 0, 0, 5)
     assert not wc_can_writeback(hs, 0, 0, 2, 2, 5)  # the only compressor is taken
     assert wc_can_writeback(hs, 0, 0, 2, 2, 6)
     assert hs[HSTATS][2] == 1
 
 
-def test_cta_slots_mirror_the_dispatcher():
-    _, _, hs = _setup()
+def test_cta_release_clears_only_the_warps_the_engine_placed_in_that_slot():
+    _, _, hs = _setup(["warped_compression.wakeup_latency_cycles=0"])
     warp_cta = hs[10]
-    assert wc_cta_fit(hs, 0, 0, True) and wc_cta_fit(hs, 0, 1, True)
-    assert warp_cta[0, :3].tolist() == [0, 1, -1]
-    assert not wc_cta_fit(hs, 0, 2, False)
-    wc_on_cta_release(hs, 0, 0, 5)
-    wc_cta_fit(hs, 0, 2, True)  # lowest free CTA slot and warp slot again
-    assert warp_cta[0, :3].tolist() == [0, 1, -1]
+    wc_on_warp_launch(hs, 0, 0, 1, 0, 0)  # warp slot 0 in CTA slot 1
+    wc_on_warp_launch(hs, 0, 1, 0, 0, 0)  # warp slot 1 in CTA slot 0
+    assert warp_cta[0, :3].tolist() == [1, 0, -1]
+    wc_on_writeback(hs, 0, 0, 1, 1, 10)  # warp 0: r1 uncompressed, banks 8-15
+    wc_on_cta_release(hs, 0, 0, 20)       # CTA slot 0 (warp 1) leaves: warp 0's r1 stays
+    assert warp_cta[0, :3].tolist() == [1, -1, -1]
+    assert (hs[VALID][0, 8:16] == 1).all()
+    wc_on_cta_release(hs, 0, 1, 30)
+    assert (hs[VALID] == 0).all() and warp_cta[0, 0] == -1

@@ -76,7 +76,7 @@ def test_statistics_do_not_depend_on_the_trace_batches(chunks):
 
 
 def test_jit_equals_python_for_decode_and_collector_allocation():
-    from warpsim.mechanisms.hooks import extra_operand, noop_state
+    from warpsim.mechanisms.hooks import Hooks, noop_hooks, noop_state
     from warpsim.stats import make_counts
     from warpsim.timing import consts as tc
     from warpsim.timing.driver import _params
@@ -124,8 +124,9 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
                            cycle) == decode_py(sb.warp, window.rec, window.base,
                                                tables.pc_info, prm, cb, 0, cycle)
         hs = noop_state()
-        assert _allocate_collectors(sa, tables, window, ca, 0, hs, extra_operand) == alloc_py(
-            sb, tables, window, cb, 0, hs, getattr(extra_operand, "py_func", extra_operand))
+        py_hooks = Hooks(*(getattr(f, "py_func", f) for f in noop_hooks()))
+        assert _allocate_collectors(sa, tables, window, ca, 0, hs, noop_hooks()) == alloc_py(
+            sb, tables, window, cb, 0, hs, py_hooks)
         assert np.array_equal(ca, cb)
         for x, y in zip(sa, sb, strict=True):
             assert np.array_equal(x, y)

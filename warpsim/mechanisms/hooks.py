@@ -1,43 +1,76 @@
-"""The fixed mechanism hook points of the timing engine, their signatures, and the shared no-op
-implementations the engine receives for every hook no active mechanism implements.
+"""The hook points of the timing engine, their signatures, how several mechanisms' hooks
+combine, and the shared no-op implementations the engine receives for every hook no active
+mechanism implements.
 
 Follows: STYLE.md §2.2 (fixed hook names, one signature each; off means free) and §2.4 (hooks are
-jitted functions passed as arguments into the jitted cycle loop, as PySDM passes ``scheme``);
-ARCHITECTURE.md §5 (dispatch, scheduling priority and issue permission, rename/reuse at issue,
-operand read, writeback, retire).
+jitted functions passed into the jitted cycle loop, as PySDM passes ``scheme``, here as one
+``Hooks`` bundle); ARCHITECTURE.md §5 (dispatch, scheduling priority and issue permission,
+rename/reuse at issue, operand storage, unit choice, writeback, retire).
+
+A hook point is one field of :class:`Hooks`, one no-op below and one entry of ``COMBINE``; the
+engine passes the bundle everywhere, so adding a hook point changes this file and the engine
+function that calls it, nothing in between.
 
 Signatures (``hs`` is the mechanism's state, any numba-typable value; ``sm``, ``warp`` are the SM
 and its warp slot; ``rec`` is the absolute trace record of the instruction; ``cycle`` int64):
 
-- ``compile_pass(program, alloc, cfg) -> annotations`` (plain Python, before the run).
+Dispatch and warps
 - ``cta_fit(hs, sm, cta, fits) -> bool``: whether CTA ``cta`` may be dispatched to ``sm`` now;
-  ``fits`` is the baseline occupancy decision.
+  ``fits`` is the baseline occupancy decision. A CTA admitted beyond the baseline is still
+  placed only where a CTA slot and enough warp slots are free.
+- ``on_warp_launch(hs, sm, warp, cta_slot, pos, cycle) -> None``: warp slot ``warp`` starts
+  warp ``pos`` (0-based within the CTA) of the CTA placed in CTA slot ``cta_slot``.
+- ``on_warp_exit(hs, sm, warp, cycle) -> None``: the warp issued its last record and every
+  instruction it issued retired (called before ``on_cta_release`` of its CTA).
 - ``on_cta_release(hs, sm, cta_slot, cycle) -> None``: the CTA's resources were released.
+
+Issue
 - ``issue_priority(hs, sm, warp, key) -> int64``: scheduling key (smaller issues first); ``key``
   is the policy's own key.
 - ``can_issue(hs, sm, warp, pc, cycle) -> bool``: veto issue of the warp's next instruction
   (asked after the scoreboard and the ID_OC room; a vetoed warp counts as not ready, i.e. in
   ``sched_scoreboard_stall_cycles`` when no warp of the scheduler issues).
-- ``on_issue(hs, sm, warp, pc, rec, cycle) -> int``: 1 when the mechanism completes the
-  instruction itself (reuse hit: no operand read, no execution), else 0. Called for every
-  issued instruction except barriers, ``bar.arrive`` and ``exit``.
+- ``on_issue(hs, sm, warp, pc, rec, cycle) -> (outcome, t)``: what happens to the issued
+  instruction (``timing.consts.ISSUE_*``): EXECUTE (baseline), DROP (finished by the mechanism:
+  no scoreboard, unit or writeback), COMPLETE (no operand read, unit or register write; the
+  scoreboard entry is held and the instruction retires at cycle ``t``, at least the next cycle)
+  or PARK (scoreboard held; ``poll_parked`` decides later). Called for every issued instruction
+  except barriers, ``bar.arrive`` and ``exit``. COMPLETE and PARK need an in-flight slot; with
+  none free the instruction executes.
+- ``poll_parked(hs, sm, warp, rec, cycle) -> (outcome, t)``: asked every simulated cycle for
+  each parked instruction: PARK (keep it), EXECUTE (it enters the ID_OC register of its
+  collector set when there is room, else stays parked) or COMPLETE at ``t``. A mechanism that
+  releases on time alone must bound idle-cycle skipping with ``on_cycle_end``.
+
+Operand storage and execution
+- ``extra_operand(hs, sm, warp, rec) -> int``: one more register the instruction's collector
+  unit must read before dispatch (an injected MOV's source, a verify read), or -1.
+- ``operand_bank(hs, sm, warp, rec, reg, bank) -> int64``: the register-file bank a source
+  operand ``reg`` is read from; ``bank`` is the baseline mapping. -1: the operand is served
+  outside the banked register file (no bank port, no ``regfile_bank_reads``; counted in
+  ``regfile_non_rf_operands``).
 - ``on_operand_read(hs, sm, warp, reg, bank, cycle) -> int``: bank accesses this operand read
   costs (baseline 1).
-- ``on_writeback(hs, sm, warp, pc, rec, cycle) -> int``: extra bank writes (baseline 0).
-- ``on_retire(hs, sm, warp, pc, rec, cycle) -> None``: the instruction left the pipeline.
-- ``on_warp_launch(hs, sm, warp, cta_slot, pos, cycle) -> None``: warp slot ``warp`` starts
-  warp ``pos`` (0-based within the CTA) of the CTA placed in CTA slot ``cta_slot``.
-- ``on_warp_exit(hs, sm, warp, cycle) -> None``: the warp issued its last record and every
-  instruction it issued wrote back (called before ``on_cta_release`` of its CTA).
+- ``unit_choice(hs, sm, warp, rec, unit_type, ii) -> (unit_type, ii)``: the execution unit type
+  (``UNIT_*`` or a mechanism's own, ``StaticTables.type_info`` row) and initiation interval of
+  the collected instruction (baseline: the static table's).
 - ``result_delay(hs, sm, warp, rec, cycle) -> int64``: extra pipeline cycles between dispatch
   to a unit and the result being ready (baseline 0; memory instructions: added when their data
   arrives).
+
+Writeback and retire
 - ``can_writeback(hs, sm, warp, pc, rec, cycle) -> bool``: veto the write of a ready result
   this cycle (asked after the bank write ports were found free; retried next cycle).
-- ``extra_operand(hs, sm, warp, rec) -> int``: one more register the instruction's collector
-  unit must read before dispatch (e.g. an injected MOV's source), or -1.
+- ``dest_bank(hs, sm, warp, rec, reg, bank) -> int64``: the bank destination ``reg`` is
+  written to (``bank``: the baseline mapping); -1: not written to the banked register file.
+- ``on_writeback(hs, sm, warp, pc, rec, cycle) -> int``: extra bank writes (baseline 0).
+- ``on_retire(hs, sm, warp, pc, rec, cycle) -> None``: the instruction left the pipeline
+  (also for COMPLETE instructions, at their cycle).
 - ``on_cycle_end(hs, counters, cycle) -> int64``: end of every simulated cycle; returns the
   next cycle the engine must simulate rather than skip (INT64_MAX: no constraint).
+
+``compile_pass`` and the per-launch life cycle are Python methods of the mechanism
+(``base.py``).
 """
 
 from __future__ import annotations
@@ -47,17 +80,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from warpsim._jit import jit
-from warpsim.timing.consts import INT64_MAX
+from warpsim.timing.consts import (
+    INT64_MAX,
+    ISSUE_COMPLETE,
+    ISSUE_DROP,
+    ISSUE_EXECUTE,
+    ISSUE_PARK,
+)
 
-__all__ = ["HOOK_NAMES", "Hooks", "can_issue", "can_writeback", "cta_fit", "extra_operand",
-           "issue_priority", "noop_hooks", "noop_state", "on_cta_release", "on_cycle_end",
-           "on_issue", "on_operand_read", "on_retire", "on_warp_exit", "on_warp_launch",
-           "on_writeback", "result_delay"]
-
-HOOK_NAMES = ("compile_pass", "cta_fit", "on_warp_launch", "on_cta_release", "issue_priority",
-              "can_issue", "on_issue", "extra_operand", "on_operand_read", "result_delay",
-              "can_writeback", "on_writeback", "on_retire", "on_warp_exit", "on_cycle_end")
-"""The fixed hook points, in pipeline order."""
+__all__ = ["COMBINE", "HOOK_NAMES", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECUTE",
+           "ISSUE_PARK", "Hooks", "noop_hooks", "noop_state"]
 
 
 @jit
@@ -87,13 +119,55 @@ def can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - trivial
 @jit
 def on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - trivial
     """Baseline: every instruction executes."""
-    return 0
+    return ISSUE_EXECUTE, np.int64(0)
+
+
+@jit
+def poll_parked(hs, sm, warp, rec, cycle):  # pragma: no cover - trivial
+    """Baseline: nothing is parked; an instruction nobody holds executes."""
+    return ISSUE_EXECUTE, np.int64(0)
+
+
+@jit
+def extra_operand(hs, sm, warp, rec):  # pragma: no cover - trivial
+    """Baseline: the instruction's own operands only."""
+    return -1
+
+
+@jit
+def operand_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - trivial
+    """Baseline: the register file's own mapping."""
+    return bank
 
 
 @jit
 def on_operand_read(hs, sm, warp, reg, bank, cycle):  # pragma: no cover - trivial
     """Baseline: one bank access per operand."""
     return 1
+
+
+@jit
+def unit_choice(hs, sm, warp, rec, unit_type, ii):  # pragma: no cover - trivial
+    """Baseline: the static table's unit and initiation interval."""
+    return unit_type, ii
+
+
+@jit
+def result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - trivial
+    """Baseline: the unit's latency only."""
+    return 0
+
+
+@jit
+def can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - trivial
+    """Baseline: a result writes as soon as its banks are free."""
+    return True
+
+
+@jit
+def dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - trivial
+    """Baseline: the register file's own mapping."""
+    return bank
 
 
 @jit
@@ -121,53 +195,72 @@ def on_warp_exit(hs, sm, warp, cycle):  # pragma: no cover - trivial
 
 
 @jit
-def result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - trivial
-    """Baseline: the unit's latency only."""
-    return 0
-
-
-@jit
-def can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - trivial
-    """Baseline: a result writes as soon as its banks are free."""
-    return True
-
-
-@jit
-def extra_operand(hs, sm, warp, rec):  # pragma: no cover - trivial
-    """Baseline: the instruction's own operands only."""
-    return -1
-
-
-@jit
 def on_cycle_end(hs, counters, cycle):  # pragma: no cover - trivial
     """Baseline: no cycle must be simulated."""
     return INT64_MAX
 
 
 class Hooks(NamedTuple):
-    """The jitted hook functions handed to the engine (``compile_pass`` runs before)."""
+    """The jitted hook functions handed to the engine as one bundle, in pipeline order."""
 
     cta_fit: Any
+    on_warp_launch: Any
+    on_warp_exit: Any
     on_cta_release: Any
     issue_priority: Any
     can_issue: Any
     on_issue: Any
+    poll_parked: Any
+    extra_operand: Any
+    operand_bank: Any
     on_operand_read: Any
-    on_writeback: Any
-    on_retire: Any
-    on_warp_launch: Any
-    on_warp_exit: Any
+    unit_choice: Any
     result_delay: Any
     can_writeback: Any
-    extra_operand: Any
+    dest_bank: Any
+    on_writeback: Any
+    on_retire: Any
     on_cycle_end: Any
+
+
+HOOK_NAMES = ("compile_pass", *Hooks._fields)
+"""Every hook point, in pipeline order (``compile_pass`` is a Python method)."""
+
+COMBINE: dict[str, str] = {
+    "cta_fit": "chain",          # each gets the previous decision as ``fits``
+    "on_warp_launch": "all",
+    "on_warp_exit": "all",
+    "on_cta_release": "all",
+    "issue_priority": "chain",   # each gets the previous key
+    "can_issue": "and",
+    "on_issue": "first",         # asked in order until one does not say EXECUTE
+    "poll_parked": "park",       # PARK if any holds it, else the first non-EXECUTE answer
+    "extra_operand": "first",    # the first register that is not -1
+    "operand_bank": "chain",     # each gets the previous bank (stops at -1)
+    "on_operand_read": "extra",  # 1 + the sum of each one's accesses beyond 1
+    "unit_choice": "chain",      # each gets the previous (unit type, ii)
+    "result_delay": "sum",
+    "can_writeback": "and",
+    "dest_bank": "chain",
+    "on_writeback": "sum",
+    "on_retire": "all",
+    "on_cycle_end": "min",
+}
+"""How the hooks of several mechanisms combine (``mechanisms.compose``), in list order."""
+
+_NOOPS = (cta_fit, on_warp_launch, on_warp_exit, on_cta_release, issue_priority, can_issue,
+          on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
+          result_delay, can_writeback, dest_bank, on_writeback, on_retire, on_cycle_end)
 
 
 def noop_hooks() -> Hooks:
     """Every hook as the shared no-op: the baseline engine."""
-    return Hooks(cta_fit, on_cta_release, issue_priority, can_issue, on_issue,
-                 on_operand_read, on_writeback, on_retire, on_warp_launch, on_warp_exit,
-                 result_delay, can_writeback, extra_operand, on_cycle_end)
+    return Hooks(*_NOOPS)
+
+
+def is_noop(name: str, fn: Any) -> bool:
+    """``fn`` is the shared no-op of hook ``name``."""
+    return getattr(noop_hooks(), name) is fn
 
 
 def noop_state() -> np.ndarray:

@@ -259,7 +259,7 @@ def _mechanism_sets(value: Any) -> tuple[tuple[tuple[str, tuple[tuple[str, Any],
 
 def _validate_mechanisms(sets: list[tuple[tuple[str, Any], ...]]) -> None:
     try:
-        from warpsim.mechanisms import REGISTRY  # type: ignore[attr-defined]
+        from warpsim.mechanisms import REGISTRY
     except ImportError:
         return  # no mechanism registry yet: simulate() reports it per job
     import dataclasses
@@ -269,7 +269,7 @@ def _validate_mechanisms(sets: list[tuple[tuple[str, Any], ...]]) -> None:
             if name not in REGISTRY:
                 raise ConfigError(f"mechanisms[{i}]", name,
                                   f"one of {', '.join(sorted(REGISTRY)) or '(none registered)'}")
-            config = getattr(REGISTRY[name], "Config", None)
+            config = REGISTRY[name].config
             if config is None or not dataclasses.is_dataclass(config):
                 continue
             valid = [f.name for f in dataclasses.fields(config)]

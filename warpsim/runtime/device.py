@@ -483,7 +483,8 @@ class Device:
                 regs = kernel.get_regs_per_thread()
             except WarpsimError:  # no ptxas: the allocator's count, comparable with ptxas's
                 regs = alloc.regs_per_thread
-            cached = (alloc, regs, build_static(program, alloc, self.gpu_config))
+            extra = mech.extra_units if mech is not None else ()
+            cached = (alloc, regs, build_static(program, alloc, self.gpu_config, extra))
             kernel._timing_static = cached
         alloc, regs, tables = cached
         shmem = int(program.shared_static_bytes) + int(cfg.shared_bytes)

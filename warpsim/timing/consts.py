@@ -10,7 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BANK_MAP_LINEAR", "BANK_MAP_SUB_CORE", "BANK_MAP_WARP_SKEWED",
     "F_BAR_ARRIVE", "F_BARRIER", "F_BRANCH", "F_EXIT", "F_LONGOP",
-    "INT64_MAX",
+    "INT64_MAX", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECUTE", "ISSUE_PARK",
     "MK_ATOMIC", "MK_ATOMIC_GENERIC", "MK_LD_CONST", "MK_LD_GENERIC", "MK_LD_GLOBAL",
     "MK_LD_LOCAL", "MK_LD_TEX", "MK_NONE", "MK_PARAM", "MK_SHARED", "MK_ST_GENERIC",
     "MK_ST_GLOBAL", "MK_ST_LOCAL", "N_MEM_KINDS",
@@ -24,6 +24,17 @@ __all__ = [
 
 INT64_MAX = 9223372036854775807
 """'Never' for cycle fields."""
+
+# -- issue outcomes (``on_issue`` / ``poll_parked`` hooks, first element of their result) -----
+ISSUE_EXECUTE = 0
+"""The instruction reads its operands and executes (the baseline)."""
+ISSUE_DROP = 1
+"""The mechanism finished it at issue: no scoreboard entry, no unit, no writeback."""
+ISSUE_PARK = 2
+"""Held after issue (scoreboard reserved) until ``poll_parked`` gives another outcome."""
+ISSUE_COMPLETE = 3
+"""Completes at the cycle given with it, without operand read, unit or register write: the
+scoreboard entry is held until then and the instruction retires (``on_retire``) then."""
 
 # -- execution unit types (one or more instances per SM) --------------------------------------
 UNIT_SP = 0

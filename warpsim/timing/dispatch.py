@@ -108,7 +108,7 @@ def release_barrier(st, sm, c):  # pragma: no cover - jit
 
 
 @jit_uncached
-def warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit):  # pragma: no cover
+def warp_try_exit(st, sm, w, cycle, hs, hooks):  # pragma: no cover
     """Retire warp ``w`` when it has issued and completed everything; release its CTA when it
     was the last. Returns True when the warp exited."""
     if st.warp[sm, w, F_WARP_VALID] == 0:
@@ -120,7 +120,7 @@ def warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit):  # pragma
     st.warp[sm, w, F_WARP_IBUF] = 0
     st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
     st.smv[sm, F_SM_N_WARPS] -= 1
-    on_warp_exit(hs, sm, w, cycle)
+    hooks.on_warp_exit(hs, sm, w, cycle)
     c = st.warp[sm, w, F_WARP_CTA]
     st.cta[sm, c, F_CTA_N_LIVE] -= 1
     if st.cta[sm, c, F_CTA_N_LIVE] == 0:
@@ -132,15 +132,14 @@ def warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit):  # pragma
         st.smv[sm, F_SM_N_CTAS] -= 1
         st.cta_done[st.cta[sm, c, F_CTA_ID]] = 1
         st.sc[SC_CTAS_DONE] += 1
-        on_cta_release(hs, sm, c, cycle)
+        hooks.on_cta_release(hs, sm, c, cycle)
     elif 0 < st.cta[sm, c, F_CTA_N_BAR] >= st.cta[sm, c, F_CTA_N_LIVE]:
         release_barrier(st, sm, c)
     return True
 
 
 @jit_uncached
-def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release, on_warp_launch,
-                on_warp_exit):  # pragma: no cover - jit
+def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, hooks):  # pragma: no cover - jit
     """Place CTA ``cta`` on ``sm``: a CTA slot and one warp slot per warp."""
     c = 0
     while st.cta[sm, c, F_CTA_VALID] != 0:
@@ -176,17 +175,28 @@ def _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release, on_wa
         st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
         st.warp[sm, w, F_WARP_TL_SEQ] = st.sc[SC_TL_SEQ]
         st.sc[SC_TL_SEQ] += 1
-        on_warp_launch(hs, sm, w, c, i, cycle)
+        hooks.on_warp_launch(hs, sm, w, c, i, cycle)
     counters[sm, C_SM_CTAS_LAUNCHED] += 1
     counters[sm, C_SM_WARPS_LAUNCHED] += wpc
     for v in range(st.warp.shape[1]):  # warps without records exit at once
         if st.warp[sm, v, F_WARP_CTA] == c:
-            warp_try_exit(st, sm, v, cycle, hs, on_cta_release, on_warp_exit)
+            warp_try_exit(st, sm, v, cycle, hs, hooks)
+
+
+@jit
+def _has_room(st, sm, wpc):  # pragma: no cover - jit
+    """A free CTA slot and ``wpc`` free warp slots on ``sm`` (the state's physical limits)."""
+    if st.smv[sm, F_SM_N_CTAS] >= st.cta.shape[1]:
+        return False
+    free = 0
+    for w in range(st.warp.shape[1]):
+        if st.warp[sm, w, F_WARP_CTA] == -1:
+            free += 1
+    return free >= wpc
 
 
 @jit_uncached
-def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit, on_cta_release, on_warp_launch,
-                  on_warp_exit):  # pragma: no cover - jit
+def tick_dispatch(st, tw, prm, counters, cycle, hs, hooks):  # pragma: no cover - jit
     """Give at most one new CTA to each SM that has room, SMs in round-robin order starting
     after the last SM that received one. Returns True when a CTA was placed."""
     if cycle < prm[P_LAUNCH_LAT]:
@@ -202,16 +212,17 @@ def tick_dispatch(st, tw, prm, counters, cycle, hs, cta_fit, on_cta_release, on_
         if cta >= prm[P_N_CTAS] or cta >= st.sc[SC_N_DELIVERED]:
             break
         fits = st.smv[sm, F_SM_N_CTAS] < prm[P_CTAS_PER_SM]
+        free = 0
         if fits:
-            free = 0
             for w in range(n_w):
                 if st.warp[sm, w, F_WARP_CTA] == -1:
                     free += 1
             fits = free >= wpc
-        if not cta_fit(hs, sm, cta, fits):
+        if not hooks.cta_fit(hs, sm, cta, fits):
             continue
-        _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, on_cta_release, on_warp_launch,
-                    on_warp_exit)
+        if not fits and not _has_room(st, sm, wpc):  # admitted beyond the baseline: only
+            continue                                  # where a CTA slot and warp slots are free
+        _launch_cta(st, tw, prm, counters, sm, cta, cycle, hs, hooks)
         st.sc[SC_NEXT_CTA] = cta + 1
         st.sc[SC_LAST_SM] = sm
         progress = True

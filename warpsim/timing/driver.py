@@ -32,7 +32,7 @@ from warpsim.stats import (
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.dispatch import ctas_per_sm
-from warpsim.timing.engine import run_engine
+from warpsim.timing.engine import MemPorts, run_engine
 from warpsim.timing.fields import (
     F_CTA_ID,
     F_WARP_AT_BAR,
@@ -241,6 +241,11 @@ class TimingSimulator:
         self.hook_state = hook_state if hook_state is not None else np.zeros(1, np.int64)
         self.memsys = memsys if memsys is not None else default_memsys()
         self.ms = self.memsys.make_mem_state(cfg)
+        m = self.memsys
+        self._ports = MemPorts(m.mem_access, m.tick_memsys, m.mem_next_event,
+                               m.mem_pop_completion,
+                               m.has_completion if m.has_completion is not None else _always,
+                               m.busy if m.busy is not None else _always)
         self.prm = _params(cfg, skip_idle_cycles)
         self.max_cycles = int(max_cycles)
         self.total_counts = make_counts(cfg.sm.n_sms)
@@ -260,7 +265,8 @@ class TimingSimulator:
         ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``)."""
         from warpsim.timing.dispatch import occupancy_limits
 
-        tables = tables if tables is not None else build_static(program, alloc, self.cfg)
+        extra = self.mechanism.extra_units if self.mechanism is not None else ()
+        tables = tables if tables is not None else build_static(program, alloc, self.cfg, extra)
         kernel = kernel or getattr(program, "name", "")
         base_n = ctas_per_sm(self.cfg, cta_threads, regs_per_thread, shmem_bytes, kernel)
         mech = self.mechanism
@@ -287,7 +293,13 @@ class TimingSimulator:
         return LaunchInfo(cfg=self.cfg, program=program, alloc=alloc, tables=tables,
                                 kernel=kernel, n_ctas=n_ctas, cta_threads=cta_threads,
                                 warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
-                                ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n)
+                                ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n,
+                                unit_types=self.unit_types())
+
+    def unit_types(self) -> dict[str, int]:
+        """Type id of each unit a mechanism adds (``Mechanism.extra_units``) by name."""
+        extra = self.mechanism.extra_units if self.mechanism is not None else ()
+        return {name: tc.N_UNIT_TYPES + i for i, (name, _) in enumerate(extra)}
 
     def consume(self, chunk: Any) -> None:
         """Add one ``TraceChunk`` (a CTA batch) and run the engine as far as it allows."""
@@ -404,15 +416,8 @@ class TimingSimulator:
             cols = lw.mech_cols if lw is not None else np.zeros(
                 (0, max(1, self.mechanism.n_record_columns)), np.int64)
             hs = self.mechanism.hook_state(mech_state, cols, int(window.base[0]))
-        return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, m.mem_access,
-                              m.tick_memsys, m.mem_next_event, m.mem_pop_completion,
-                              m.has_completion if m.has_completion is not None else _always,
-                              m.busy if m.busy is not None else _always,
-                              hs, h.cta_fit, h.on_cta_release, h.issue_priority,
-                              h.can_issue, h.on_issue, h.on_operand_read, h.on_writeback,
-                              h.on_retire, h.on_warp_launch, h.on_warp_exit, h.result_delay,
-                              h.can_writeback, h.extra_operand, h.on_cycle_end,
-                              self.max_cycles))
+        return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, self._ports,
+                              hs, h, self.max_cycles))
 
     def _run(self, lw: _Launch) -> None:
         t0 = time.perf_counter()

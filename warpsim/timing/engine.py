@@ -19,6 +19,8 @@ Assumptions:
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from warpsim._jit import jit_inline, jit_uncached
@@ -61,6 +63,7 @@ from warpsim.timing.fields import (
     F_LDST_CUR,
     F_SM_LINES_OUT,
     F_SM_N_CTAS,
+    F_SM_N_PARKED,
     F_SM_N_WARPS,
     F_SM_NEXT_WB,
     F_WARP_AT_BAR,
@@ -70,6 +73,7 @@ from warpsim.timing.fields import (
     F_WARP_POS,
     F_WARP_VALID,
 )
+from warpsim.timing.inflight import tick_parked
 from warpsim.timing.pipeline import (
     dispatch_ready_collectors,
     tick_execute,
@@ -78,7 +82,7 @@ from warpsim.timing.pipeline import (
 from warpsim.timing.regfile import tick_operand_collector
 from warpsim.timing.sched import tick_decode, tick_issue
 
-__all__ = ["FAULT_DEADLOCK", "next_event", "run_engine"]
+__all__ = ["FAULT_DEADLOCK", "MemPorts", "next_event", "run_engine"]
 
 FAULT_DEADLOCK = 1
 """``sc[SC_FAULT]``: nothing can ever happen again but CTAs are unfinished."""
@@ -164,15 +168,24 @@ def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
     return False
 
 
+class MemPorts(NamedTuple):
+    """The memory system's jitted functions, one bundle (``driver.MemSystem`` builds it)."""
+
+    access: Any
+    tick: Any
+    next_event: Any
+    pop_completion: Any
+    has_completion: Any
+    busy: Any
+
+
 @jit_uncached
-def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_memsys,
-               mem_next_event, mem_pop_completion, mem_has_completion, mem_busy, hs, cta_fit,
-               on_cta_release, issue_priority, can_issue, on_issue, on_operand_read,
-               on_writeback, on_retire, on_warp_launch, on_warp_exit, result_delay,
-               can_writeback, extra_operand, on_cycle_end, max_cycle):  # pragma: no cover
+def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
+               max_cycle):  # pragma: no cover
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may
     need CTAs not delivered yet (ST_NEED_CTAS; resume later at the same cycle), a deadlock
-    (ST_FAULT) or ``max_cycle`` (ST_CYCLE_LIMIT)."""
+    (ST_FAULT) or ``max_cycle`` (ST_CYCLE_LIMIT). ``mem`` is a ``MemPorts`` bundle, ``hooks``
+    a ``mechanisms.hooks.Hooks`` bundle and ``hs`` the hooks' state."""
     # unmanaged views: binding a state tuple to an inlined unit's argument otherwise costs an
     # atomic incref and decref per array (``timing/borrow.py``); the caller keeps them alive
     st = borrowed(st)
@@ -202,15 +215,13 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
         progress = False
         # units are only called when they can have work (the checks below are exact, not
         # heuristics): each call still scans state and binds its tuple arguments
-        poll = mem_has_completion(ms)
+        poll = mem.has_completion(ms)
         for sm in range(n_sms):  # each SM's units back to front
             if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
-                if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
-                                  hs, on_writeback, on_retire, on_cta_release, can_writeback,
-                                  on_warp_exit):
+                if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs, hooks):
                     progress = True
             if st.smv[sm, F_LDST_CUR] >= 0:
-                if tick_execute(st, tw, counters, sm, cycle, ms, mem_access, mem_kind_map):
+                if tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):
                     progress = True
             busy = False
             for i in range(st.cu.shape[1]):
@@ -224,15 +235,18 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
             if busy:
                 for step in range(prm[P_OC_STEPS]):
                     if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
-                                                 result_delay):
+                                                 hooks):
                         progress = True
                     if tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
-                                              on_operand_read, extra_operand):
+                                              hooks):
                         progress = True
+            # parked instructions a mechanism releases re-enter at the issue stage
+            if st.smv[sm, F_SM_N_PARKED] > 0 and tick_parked(st, tb, tw, counters, sm, cycle,
+                                                              hs, hooks):
+                progress = True
             if st.smv[sm, F_SM_N_CTAS] > 0:
                 if two_level or _has_instruction(st, sm):
-                    if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority,
-                                  can_issue, on_issue, on_cta_release, on_warp_exit):
+                    if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
                         progress = True
                 else:
                     _count_empty_schedulers(st, counters, sm, n_sched)
@@ -244,18 +258,17 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem_access, tick_mem
             else:
                 counters[sm, C_SM_IDLE_CYCLES] += 1
         if _may_dispatch(st, prm, cycle) and tick_dispatch(st, tw, prm, counters, cycle, hs,
-                                                           cta_fit, on_cta_release,
-                                                           on_warp_launch, on_warp_exit):
+                                                           hooks):
             progress = True
-        if mem_busy(ms) and tick_memsys(ms, counters, cycle):
+        if mem.busy(ms) and mem.tick(ms, counters, cycle):
             progress = True
-        hook_next = on_cycle_end(hs, counters, cycle)
+        hook_next = hooks.on_cycle_end(hs, counters, cycle)
         # mem_next_event is a pure query: only asked when the launch may end or to skip cycles
         all_done = sc[SC_CTAS_DONE] >= n_ctas and sc[SC_NEXT_CTA] >= n_ctas
         if progress and not all_done:
             sc[SC_CYCLE] = cycle + 1
             continue
-        mem_next = mem_next_event(ms, cycle + 1)
+        mem_next = mem.next_event(ms, cycle + 1)
         if all_done and mem_next == INT64_MAX:
             sc[SC_CYCLE] = cycle + 1
             return ST_DONE

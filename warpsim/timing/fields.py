@@ -42,6 +42,10 @@ __all__ = [
     "F_INFL_NFREE",
     "F_INFL_READY",
     "F_INFL_REC",
+    "F_INFL_STATE",
+    "INFL_BYPASS",
+    "INFL_EXEC",
+    "INFL_PARKED",
     "F_INFL_VALID",
     "F_INFL_WARP",
     "F_LDST_CUR",
@@ -65,6 +69,7 @@ __all__ = [
     "F_SM_INFL_HW",
     "F_SM_LINES_OUT",
     "F_SM_NEXT_WB",
+    "F_SM_N_PARKED",
     "F_SM_N_CTAS",
     "F_SM_N_WARPS",
     "F_TYPE_UNIT_COUNT",
@@ -123,7 +128,13 @@ F_INFL_ISSUE = 5
 F_INFL_MK = 6
 F_INFL_DELAY = 7
 """Extra cycles from the ``result_delay`` hook, added when a memory instruction's data is in."""
-N_INFL_FIELDS = 8
+F_INFL_STATE = 8
+"""INFL_EXEC (0: dispatched to a unit), INFL_BYPASS (completes at READY without a unit or a
+register write: ``ISSUE_COMPLETE``) or INFL_PARKED (held: ``ISSUE_PARK``)."""
+N_INFL_FIELDS = 9
+INFL_EXEC = 0
+INFL_BYPASS = 1
+INFL_PARKED = 2
 
 # -- cu ----------------------------------------------------------------------------------------
 F_CU_VALID = 0
@@ -156,7 +167,8 @@ F_SM_NEXT_WB = 5
 F_SM_LINES_OUT = 6
 F_INFL_NFREE = 7
 F_SM_INFL_HW = 8
-N_SMV_FIELDS = 9
+F_SM_N_PARKED = 9
+N_SMV_FIELDS = 10
 
 # -- idoc_q ------------------------------------------------------------------------------------
 F_IDOC_WARP = 0

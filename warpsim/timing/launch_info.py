@@ -5,7 +5,7 @@ Follows: docs/dev-contracts.md "Mechanisms" (``Mechanism.start_launch(info)``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["LaunchInfo"]
@@ -33,3 +33,5 @@ class LaunchInfo:
     """CTA slots per SM for this launch (after ``Mechanism.ctas_per_sm``)."""
     baseline_ctas_per_sm: int
     """The occupancy limit without the mechanism."""
+    unit_types: dict[str, int] = field(default_factory=dict)
+    """Type id (``StaticTables.type_info`` row) of each unit the mechanisms add, by name."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit, jit_inline
+from warpsim._jit import jit, jit_inline, jit_uncached
 from warpsim.stats import (
     C_EXEC_FP32_THREAD_INSTS,
     C_EXEC_FP32_WARP_INSTS,
@@ -88,6 +88,7 @@ from warpsim.timing.fields import (
     F_INFL_NFREE,
     F_INFL_READY,
     F_INFL_REC,
+    F_INFL_STATE,
     F_INFL_VALID,
     F_INFL_WARP,
     F_LDST_CUR,
@@ -117,7 +118,9 @@ from warpsim.timing.fields import (
     F_WARP_POS,
     F_WARP_SB_COUNT,
     F_WARP_SB_WAIT,
+    INFL_BYPASS,
 )
+from warpsim.timing.inflight import free_slot, take_slot
 from warpsim.timing.regfile import bank_write, bank_write_ok
 
 __all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
@@ -158,14 +161,15 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
         counters[sm, C_GPGPU_N_TEX_INSN] += nthr
 
 
-@jit
+@jit_uncached
 def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
-                     prm, counters, sm, w, rec, cycle, hs, result_delay):  # pragma: no cover
-    """Move a collected instruction into a free unit of its type; False when none is free (or
-    no in-flight slot is left). Takes the arrays it needs (runs for every instruction)."""
+                     prm, counters, sm, w, rec, cycle, hs, hooks, ut,
+                     ii):  # pragma: no cover
+    """Move a collected instruction into a free unit of type ``ut`` (initiation interval
+    ``ii``); False when none is free (or no in-flight slot is left). Takes the arrays it needs
+    (runs for every instruction)."""
     r = rec - base_arr[0]
     pc = trec[r, F_REC_PC]
-    ut = pc_info[pc, F_PC_UNIT]
     start = type_info[ut, F_TYPE_UNIT_START]
     u = -1
     for i in range(type_info[ut, F_TYPE_UNIT_COUNT]):
@@ -174,10 +178,7 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
             break
     if u < 0 or smv[sm, F_INFL_NFREE] == 0:
         return False
-    smv[sm, F_INFL_NFREE] -= 1
-    f = infl_free[sm, smv[sm, F_INFL_NFREE]]
-    if f >= smv[sm, F_SM_INFL_HW]:
-        smv[sm, F_SM_INFL_HW] = f + 1
+    f = take_slot(infl_free, smv, sm)
     nthr = trec[r, F_REC_NTHR]
     mk = pc_info[pc, F_PC_MEM]
     if mk == MK_LD_GENERIC or mk == MK_ST_GENERIC or mk == MK_ATOMIC_GENERIC:
@@ -189,9 +190,9 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
             mk = MK_ST_GLOBAL
         else:
             mk = MK_ATOMIC
-    delay = result_delay(hs, sm, w, rec, cycle)
+    delay = hooks.result_delay(hs, sm, w, rec, cycle)
     ready = cycle + pc_info[pc, F_PC_LATENCY] + delay
-    busy = cycle + pc_info[pc, F_PC_II]
+    busy = cycle + ii
     _count_exec(counters, sm, pc_info[pc, F_PC_OPCLASS], nthr)
     infl[sm, f, F_INFL_LINES] = 0
     if mk == MK_SHARED:
@@ -231,7 +232,7 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
 
 @jit_inline
 def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
-                              result_delay):  # pragma: no cover - jit
+                              hooks):  # pragma: no cover - jit
     """Dispatch collector units holding all their operands into execution units, up to the
     set's out ports per step; units visited round robin from the clock (GPGPU-Sim
     ``dispatch_ready_cu``). Returns True when an instruction was dispatched."""
@@ -252,8 +253,11 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
             # the common refusal (unit busy) is decided here, without the call's cost
             free = st.smv[sm, F_INFL_NFREE] > 0
             if free:
-                ut = tb.pc_info[tw.rec[st.cu[sm, cu, F_CU_REC] - tw.base[0], F_REC_PC],
-                                F_PC_UNIT]
+                w = st.cu[sm, cu, F_CU_WARP]
+                rec = st.cu[sm, cu, F_CU_REC]
+                pc = tw.rec[rec - tw.base[0], F_REC_PC]
+                ut, ii = hooks.unit_choice(hs, sm, w, rec, tb.pc_info[pc, F_PC_UNIT],
+                                           tb.pc_info[pc, F_PC_II])
                 u0 = tb.type_info[ut, F_TYPE_UNIT_START]
                 free = False
                 for u in range(u0, u0 + tb.type_info[ut, F_TYPE_UNIT_COUNT]):
@@ -262,8 +266,7 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
                         break
             if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
                                          tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
-                                         counters, sm, st.cu[sm, cu, F_CU_WARP],
-                                         st.cu[sm, cu, F_CU_REC], cycle, hs, result_delay):
+                                         counters, sm, w, rec, cycle, hs, hooks, ut, ii):
                 st.cu[sm, cu, F_CU_VALID] = 0
                 done += 1
                 progress = True
@@ -279,8 +282,7 @@ def _needs_completion(mk):  # pragma: no cover - jit
 
 
 @jit_inline
-def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
-                 mem_kind_map):  # pragma: no cover - jit
+def tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):  # pragma: no cover - jit
     """The LD/ST unit offers the next line of its current instruction to the memory system
     (one per cycle). Returns True when a line was accepted."""
     f = st.smv[sm, F_LDST_CUR]
@@ -297,7 +299,7 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
     ns = min(4, max(1, ns))
     load = _needs_completion(mk)
     token = f if load else -1
-    if mem_access(ms, sm, addr, ns, mem_kind_map[mk], token, cycle) == 0:
+    if mem.access(ms, sm, addr, ns, mem_kind_map[mk], token, cycle) == 0:
         counters[sm, C_GPGPU_N_STALL_SHD_MEM] += 1
         return False
     if load:
@@ -317,14 +319,13 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem_access,
 
 
 @jit_inline
-def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion, hs,
-                   on_writeback, on_retire, on_cta_release, can_writeback,
-                   on_warp_exit):  # pragma: no cover - jit
+def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
+                   hooks):  # pragma: no cover - jit
     """Collect memory completions, then write back up to ``n_ex_wb_slots`` ready instructions
     (oldest ready first). Returns True when anything happened."""
     progress = False
     while True:
-        tok = mem_pop_completion(ms, sm, cycle)
+        tok = mem.pop_completion(ms, sm, cycle)
         if tok < 0:
             break
         progress = True
@@ -359,16 +360,19 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
         last_ready = best_ready
         last_f = best
         w = st.infl[sm, best, F_INFL_WARP]
-        pc = tw.rec[st.infl[sm, best, F_INFL_REC] - tw.base[0], F_REC_PC]
-        if not bank_write_ok(st.bank, tb.pc_dst, prm, sm, w, pc, cycle):
-            counters[sm, C_REGFILE_WRITE_CONFLICT_STALLS] += 1
-            continue
-        # retire (inline: a call per writeback costs about as much as the work)
         rec = st.infl[sm, best, F_INFL_REC]
-        if not can_writeback(hs, sm, w, pc, rec, cycle):
-            continue
-        n = bank_write(st.bank, tb.pc_dst, prm, sm, w, pc, cycle)
-        counters[sm, C_REGFILE_BANK_WRITES] += n + on_writeback(hs, sm, w, pc, rec, cycle)
+        pc = tw.rec[rec - tw.base[0], F_REC_PC]
+        bypass = st.infl[sm, best, F_INFL_STATE] == INFL_BYPASS
+        if not bypass:
+            if not bank_write_ok(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):
+                counters[sm, C_REGFILE_WRITE_CONFLICT_STALLS] += 1
+                continue
+            # retire (inline: a call per writeback costs about as much as the work)
+            if not hooks.can_writeback(hs, sm, w, pc, rec, cycle):
+                continue
+            n = bank_write(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks)
+            counters[sm, C_REGFILE_BANK_WRITES] += n + hooks.on_writeback(hs, sm, w, pc, rec,
+                                                                          cycle)
         for k in range(tb.pc_sbdst.shape[1]):
             reg = tb.pc_sbdst[pc, k]
             if reg < 0:
@@ -378,18 +382,17 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem_pop_completion,
             st.warp_sb[sm, w, word] &= bit
             st.warp_sb_long[sm, w, word] &= bit
             st.warp[sm, w, F_WARP_SB_COUNT] -= 1
-        st.infl[sm, best, F_INFL_VALID] = 0
-        st.infl[sm, best, F_INFL_READY] = INT64_MAX
-        st.infl_free[sm, st.smv[sm, F_INFL_NFREE]] = best
-        st.smv[sm, F_INFL_NFREE] += 1
+        free_slot(st.infl, st.infl_free, st.smv, sm, best)
         st.warp[sm, w, F_WARP_INFLIGHT] -= 1
         st.warp[sm, w, F_WARP_SB_WAIT] = 0  # its scoreboard changed: the issue scan rechecks
-        counters[sm, C_WRITEBACK_WARP_INSTS] += 1
-        on_retire(hs, sm, w, pc, rec, cycle)
+        if not bypass:
+            counters[sm, C_WRITEBACK_WARP_INSTS] += 1
+        hooks.on_retire(hs, sm, w, pc, rec, cycle)
         if (st.warp[sm, w, F_WARP_POS] == st.warp[sm, w, F_WARP_END]
                 and st.warp[sm, w, F_WARP_INFLIGHT] == 0):
-            warp_try_exit(st, sm, w, cycle, hs, on_cta_release, on_warp_exit)
-        done += 1
+            warp_try_exit(st, sm, w, cycle, hs, hooks)
+        if not bypass:  # a completed instruction takes no writeback slot
+            done += 1
         progress = True
     nxt = INT64_MAX
     for f in range(nf):

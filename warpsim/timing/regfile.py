@@ -20,7 +20,7 @@ Assumptions:
 
 from __future__ import annotations
 
-from warpsim._jit import jit, jit_inline
+from warpsim._jit import jit, jit_inline, jit_uncached
 from warpsim.stats import (
     C_OPCOLL_ALLOC_STALLS,
     C_REGFILE_BANK_CONFLICT_STALLS,
@@ -73,25 +73,29 @@ def bank_of(reg, warp, sched, n_banks, n_sched, mapping):  # pragma: no cover - 
     return (reg + warp) % n_banks
 
 
-@jit
-def bank_write_ok(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
-    """True when every destination bank of ``pc`` has a free write port this cycle (takes
-    arrays, not the state tuples: it runs for every writeback)."""
+@jit_uncached
+def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
+    """True when every destination bank of ``pc`` (as the ``dest_bank`` hook maps them) has a
+    free write port this cycle (takes arrays, not the state tuples: it runs for every
+    writeback)."""
     nb = prm[P_N_BANKS]
     ns = prm[P_N_SCHED]
     for k in range(pc_dst.shape[1]):
         reg = pc_dst[pc, k]
         if reg < 0:
             break
-        b = bank_of(reg, w, w % ns, nb, ns, prm[P_BANK_MAP])
+        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns,
+                                                          prm[P_BANK_MAP]))
+        if b < 0:
+            continue
         if (bank[sm, b, F_BANK_WR_STAMP] == cycle
                 and bank[sm, b, F_BANK_WR_COUNT] >= prm[P_WR_PORTS]):
             return False
     return True
 
 
-@jit
-def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
+@jit_uncached
+def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
     """Take the write ports of ``pc``'s destination banks this cycle; returns bank writes."""
     nb = prm[P_N_BANKS]
     ns = prm[P_N_SCHED]
@@ -100,7 +104,10 @@ def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
         reg = pc_dst[pc, k]
         if reg < 0:
             break
-        b = bank_of(reg, w, w % ns, nb, ns, prm[P_BANK_MAP])
+        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns,
+                                                          prm[P_BANK_MAP]))
+        if b < 0:
+            continue
         if bank[sm, b, F_BANK_WR_STAMP] != cycle:
             bank[sm, b, F_BANK_WR_STAMP] = cycle
             bank[sm, b, F_BANK_WR_COUNT] = 0
@@ -110,7 +117,7 @@ def bank_write(bank, pc_dst, prm, sm, w, pc, cycle):  # pragma: no cover - jit
 
 
 @jit_inline
-def _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):  # pragma: no cover
+def _allocate_collectors(st, tb, tw, counters, sm, hs, hooks):  # pragma: no cover
     """Move instructions from the ID_OC registers into free collector units of their set."""
     progress = False
     qcap = st.idoc_q.shape[2]
@@ -140,7 +147,7 @@ def _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):  # pragma
             st.cu[sm, cu, F_CU_LEFT] = tb.pc_info[pc, F_PC_NSRC]
             for k in range(nk):
                 st.cu_src[sm, cu, k] = tb.pc_src[pc, k]
-            xr = extra_operand(hs, sm, st.cu[sm, cu, F_CU_WARP], rec)
+            xr = hooks.extra_operand(hs, sm, st.cu[sm, cu, F_CU_WARP], rec)
             st.cu_src[sm, cu, nk] = xr
             if xr >= 0:
                 st.cu[sm, cu, F_CU_LEFT] += 1
@@ -150,8 +157,8 @@ def _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):  # pragma
 
 
 @jit_inline
-def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs, on_operand_read,
-                           extra_operand):  # pragma: no cover - jit
+def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
+                           hooks):  # pragma: no cover - jit
     """One operand-collector step after ready units were dispatched: the bank arbiter grants
     pending operand reads, then ID_OC entries take free collector units (so a newly allocated
     unit reads from the next step on). Returns True when anything happened."""
@@ -169,11 +176,18 @@ def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs, on_op
         if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] == 0:
             continue
         w = st.cu[sm, cu, F_CU_WARP]
+        rec = st.cu[sm, cu, F_CU_REC]
         for k in range(st.cu_src.shape[2]):
             reg = st.cu_src[sm, cu, k]
             if reg < 0:
                 continue
-            b = bank_of(reg, w, w % ns, nb, ns, mapping)
+            b = hooks.operand_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns, mapping))
+            if b < 0:  # served outside the banked register file
+                st.cu_src[sm, cu, k] = -1
+                st.cu[sm, cu, F_CU_LEFT] -= 1
+                counters[sm, C_REGFILE_NON_RF_OPERANDS] += 1
+                progress = True
+                continue
             if st.bank[sm, b, F_BANK_WR_STAMP] == cycle or (
                     st.bank[sm, b, F_BANK_RD_STAMP] == stamp
                     and st.bank[sm, b, F_BANK_RD_COUNT] >= ports):
@@ -185,7 +199,7 @@ def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs, on_op
             st.bank[sm, b, F_BANK_RD_COUNT] += 1
             st.cu_src[sm, cu, k] = -1
             st.cu[sm, cu, F_CU_LEFT] -= 1
-            counters[sm, C_REGFILE_BANK_READS] += on_operand_read(hs, sm, w, reg, b, cycle)
+            counters[sm, C_REGFILE_BANK_READS] += hooks.on_operand_read(hs, sm, w, reg, b, cycle)
             progress = True
             if single:
                 break
@@ -194,6 +208,6 @@ def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs, on_op
         if st.idoc_hc[sm, s, F_IDOC_COUNT] > 0:
             waiting = True
             break
-    if waiting and _allocate_collectors(st, tb, tw, counters, sm, hs, extra_operand):
+    if waiting and _allocate_collectors(st, tb, tw, counters, sm, hs, hooks):
         progress = True
     return progress

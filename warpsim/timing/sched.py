@@ -50,6 +50,8 @@ from warpsim.timing.consts import (
     F_EXIT,
     F_LONGOP,
     INT64_MAX,
+    ISSUE_DROP,
+    ISSUE_EXECUTE,
     P_BRANCH_BUBBLE,
     P_IBUF,
     P_MAX_ISSUE,
@@ -91,6 +93,7 @@ from warpsim.timing.fields import (
     F_WARP_TL_SEQ,
     F_WARP_VALID,
 )
+from warpsim.timing.inflight import hold_issued
 
 __all__ = ["READY", "WAIT_PIPE", "WAIT_SCOREBOARD", "issue_check", "policy_key", "tick_decode",
            "tick_issue"]
@@ -233,8 +236,7 @@ def _two_level_update(st, tb, tw, prm, sm, s):  # pragma: no cover - jit
 
 
 @jit_inline
-def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_issue,
-               on_issue, on_cta_release, on_warp_exit):  # pragma: no cover - jit
+def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no cover - jit
     """Every scheduler of the SM issues from its best ready warp, or counts why it could not.
     Returns True when anything issued."""
     ns = prm[P_N_SCHED]
@@ -306,7 +308,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
                     any_pipe = True
                     continue
-            if not can_issue(hs, sm, w, pc, cycle):  # a veto: the warp is not ready
+            if not hooks.can_issue(hs, sm, w, pc, cycle):  # a veto: the warp is not ready
                 any_sb = True
                 continue
             if pol == POL_GTO:
@@ -315,7 +317,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 key = st.warp[sm, w, F_WARP_AGE]
             else:
                 key = (w // ns - (last // ns if last >= 0 else -1) - 1) % (n_w // ns)
-            key = issue_priority(hs, sm, w, key)
+            key = hooks.issue_priority(hs, sm, w, key)
             if key < best_key:
                 best = w
                 best_key = key
@@ -355,30 +357,34 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
                 counters[sm, C_SM_BARRIER_WAITS] += 1
                 if st.cta[sm, c, F_CTA_N_BAR] >= st.cta[sm, c, F_CTA_N_LIVE]:
                     release_barrier(st, sm, c)
-            elif ((fl & (F_BAR_ARRIVE | F_EXIT)) == 0
-                  and on_issue(hs, sm, best, pc, rec, cycle) == 0):
-                nd = 0
-                for k in range(tb.pc_sbdst.shape[1]):
-                    reg = tb.pc_sbdst[pc, k]
-                    if reg < 0:
-                        break
-                    bit = np.uint64(1) << np.uint64(reg & 63)
-                    st.warp_sb[sm, best, reg >> 6] |= bit
-                    if fl & F_LONGOP:
-                        st.warp_sb_long[sm, best, reg >> 6] |= bit
-                    nd += 1
-                st.warp[sm, best, F_WARP_SB_COUNT] += nd
-                counters[sm, C_SCOREBOARD_RESERVATIONS] += nd
-                oc = tb.pc_info[pc, F_PC_OCSET]
-                qcap = st.idoc_q.shape[2]
-                q = (st.idoc_hc[sm, oc, F_IDOC_HEAD] + st.idoc_hc[sm, oc, F_IDOC_COUNT]) % qcap
-                st.idoc_q[sm, oc, q, F_IDOC_WARP] = best
-                st.idoc_q[sm, oc, q, F_IDOC_REC] = rec
-                st.idoc_hc[sm, oc, F_IDOC_COUNT] += 1
-                st.warp[sm, best, F_WARP_INFLIGHT] += 1
+            elif (fl & (F_BAR_ARRIVE | F_EXIT)) == 0:
+                outcome, t_done = hooks.on_issue(hs, sm, best, pc, rec, cycle)
+                if outcome != ISSUE_DROP:
+                    nd = 0
+                    for k in range(tb.pc_sbdst.shape[1]):
+                        reg = tb.pc_sbdst[pc, k]
+                        if reg < 0:
+                            break
+                        bit = np.uint64(1) << np.uint64(reg & 63)
+                        st.warp_sb[sm, best, reg >> 6] |= bit
+                        if fl & F_LONGOP:
+                            st.warp_sb_long[sm, best, reg >> 6] |= bit
+                        nd += 1
+                    st.warp[sm, best, F_WARP_SB_COUNT] += nd
+                    counters[sm, C_SCOREBOARD_RESERVATIONS] += nd
+                    if outcome == ISSUE_EXECUTE or not hold_issued(
+                            st, counters, sm, best, rec, cycle, outcome, t_done):
+                        oc = tb.pc_info[pc, F_PC_OCSET]
+                        qcap = st.idoc_q.shape[2]
+                        q = (st.idoc_hc[sm, oc, F_IDOC_HEAD]
+                             + st.idoc_hc[sm, oc, F_IDOC_COUNT]) % qcap
+                        st.idoc_q[sm, oc, q, F_IDOC_WARP] = best
+                        st.idoc_q[sm, oc, q, F_IDOC_REC] = rec
+                        st.idoc_hc[sm, oc, F_IDOC_COUNT] += 1
+                    st.warp[sm, best, F_WARP_INFLIGHT] += 1
             if (st.warp[sm, best, F_WARP_POS] == st.warp[sm, best, F_WARP_END]
                     and st.warp[sm, best, F_WARP_INFLIGHT] == 0):
-                warp_try_exit(st, sm, best, cycle, hs, on_cta_release, on_warp_exit)
+                warp_try_exit(st, sm, best, cycle, hs, hooks)
             n += 1
             if (n >= prm[P_MAX_ISSUE] or st.warp[sm, best, F_WARP_VALID] == 0
                     or st.warp[sm, best, F_WARP_IBUF] == 0
@@ -387,7 +393,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, issue_priority, can_iss
             pc = tw.rec[st.warp[sm, best, F_WARP_POS] - base, F_REC_PC]
             if issue_check(st.warp_sb, st.warp, st.idoc_hc, tb.pc_sbsrc, tb.pc_sbdst,
                            tb.pc_info, tb.set_info, sb_ent,
-                           sm, best, pc) != READY or not can_issue(hs, sm, best, pc, cycle):
+                           sm, best, pc) != READY or not hooks.can_issue(hs, sm, best, pc, cycle):
                 break
         if n > 1:
             counters[sm, C_SCHED_DUAL_ISSUES] += 1

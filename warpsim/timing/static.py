@@ -17,11 +17,13 @@ Assumptions:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from warpsim.arch import GPUConfig, LatencyOp
+from warpsim.errors import ConfigError
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 
@@ -151,11 +153,15 @@ def _pad(rows: list[list[int]]) -> np.ndarray:
     return out
 
 
-def build_static(program: Any, alloc: Any, cfg: GPUConfig) -> StaticTables:
+def build_static(program: Any, alloc: Any, cfg: GPUConfig,
+                 extra_units: Sequence[tuple[str, int]] = ()) -> StaticTables:
     """Static tables of ``program`` (``functional.program.Program``) with register allocation
     ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``) on GPU ``cfg``.
 
-    One extra row at pc ``len(program.insts)`` (the executor's ``<exit>``) is an exit."""
+    One extra row at pc ``len(program.insts)`` (the executor's ``<exit>``) is an exit.
+    ``extra_units``: ``(name, instances per SM)`` of unit types a mechanism adds (a scalar unit,
+    say); they get type ids ``N_UNIT_TYPES + i`` in order and are used only where the
+    ``unit_choice`` hook sends an instruction."""
     from warpsim.ptx.ir import OpKind
 
     insts = program.insts
@@ -217,12 +223,17 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig) -> StaticTables:
     for s in range(tc.N_OC_SETS):
         base = cap_pipe[s].n_id_oc_slots if s in cap_pipe else sets[s].n_in_ports
         idoc[s] = max(1, base, sets[s].n_in_ports if s == tc.OC_GEN else 0)
-    tcount = np.zeros(tc.N_UNIT_TYPES, np.int32)
+    n_types = tc.N_UNIT_TYPES + len(extra_units)
+    tcount = np.zeros(n_types, np.int32)
     for t in range(tc.N_UNIT_TYPES):
         tcount[t] = getattr(pipes, _UNIT_PIPE[t]).n_units
-    tstart = np.zeros(tc.N_UNIT_TYPES, np.int32)
+    for i, (name, count) in enumerate(extra_units):
+        if int(count) < 1:
+            raise ConfigError(f"extra unit {name}", count, "at least one instance per SM")
+        tcount[tc.N_UNIT_TYPES + i] = int(count)
+    tstart = np.zeros(n_types, np.int32)
     tstart[1:] = np.cumsum(tcount)[:-1]
-    utype = np.repeat(np.arange(tc.N_UNIT_TYPES, dtype=np.int8), tcount)
+    utype = np.repeat(np.arange(n_types, dtype=np.int8), tcount)
     pc_info = np.zeros((n, fl.N_PC_INFO_FIELDS), np.int64)
     for col, arr in ((fl.F_PC_OPCLASS, opclass), (fl.F_PC_UNIT, unit), (fl.F_PC_OCSET, ocset),
                      (fl.F_PC_LATENCY, lat), (fl.F_PC_II, ii),
@@ -236,7 +247,7 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig) -> StaticTables:
     set_info[:, fl.F_SET_IN_PORTS] = [s.n_in_ports for s in sets]
     set_info[:, fl.F_SET_OUT_PORTS] = [s.n_out_ports for s in sets]
     set_info[:, fl.F_SET_IDOC_CAP] = idoc
-    type_info = np.zeros((tc.N_UNIT_TYPES, fl.N_TYPE_INFO_FIELDS), np.int64)
+    type_info = np.zeros((n_types, fl.N_TYPE_INFO_FIELDS), np.int64)
     type_info[:, fl.F_TYPE_UNIT_START] = tstart
     type_info[:, fl.F_TYPE_UNIT_COUNT] = tcount
     return StaticTables(

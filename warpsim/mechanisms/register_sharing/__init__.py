@@ -52,8 +52,9 @@ from warpsim.mechanisms.register_sharing.state import (
     RSState,
     make_state,
 )
+from warpsim.mechanisms.spec import MechanismSpec
 
-__all__ = ["ENERGY", "HOOKS", "NAME", "PAPER", "STATIC", "Config", "RegisterSharing"]
+__all__ = ["ENERGY", "HOOKS", "NAME", "PAPER", "SPEC", "STATIC", "Config", "RegisterSharing"]
 
 NAME = "register_sharing"
 PAPER = "Jatala et al., The More We Share, The More We Have: Secs. 4-6 (spec §3-§4)"
@@ -64,6 +65,11 @@ HOOKS = ("compile_pass", "on_cta_release", "issue_priority", "can_issue", "on_is
 ENERGY: tuple[tuple[str, str], ...] = ()
 """The paper gives no energy for its 273 bits/SM of state and two comparators (spec §5)."""
 STATIC: tuple[tuple[str, str | None], ...] = ()
+
+SPEC = MechanismSpec(name=NAME, paper=PAPER, config=RegisterSharingConfig,
+                     implementation="warpsim.mechanisms.register_sharing:RegisterSharing",
+                     hooks=HOOKS, stat_prefix="rs_", energy=ENERGY, static=STATIC)
+"""The mechanism's declaration (``registry.PACKAGES``)."""
 
 
 @dataclass

@@ -18,6 +18,8 @@ Assumptions:
 
 from __future__ import annotations
 
+import numpy as np
+
 from warpsim._jit import jit
 from warpsim.mechanisms.register_sharing.dwe import dwe_allow
 from warpsim.mechanisms.register_sharing.state import (
@@ -53,6 +55,7 @@ from warpsim.mechanisms.register_sharing.state import (
     W_SLOT,
     W_STICKY,
 )
+from warpsim.timing.consts import ISSUE_EXECUTE
 
 __all__ = ["rs_can_issue", "rs_on_cta_release", "rs_on_issue", "rs_on_warp_exit",
            "rs_on_warp_launch"]
@@ -93,12 +96,12 @@ def rs_on_issue(hs, sm, w, pc, rec, cycle):  # pragma: no cover - jit
     g = hs.g
     hs.sched[sm, w % g[G_N_SCHED], SC_LAST] = w
     if g[G_SHARING] == 0:
-        return 0
+        return ISSUE_EXECUTE, np.int64(0)
     slot = hs.warp[sm, w, W_SLOT]
     k = hs.slot_tab[slot, T_PAIR]
     if k < 0:
         g[G_ISSUED_UNSHARED] += 1
-        return 0
+        return ISSUE_EXECUTE, np.int64(0)
     if hs.lock[sm, k, 0] != slot:
         g[G_ISSUED_NONOWNER] += 1
         if hs.pc_tab[pc, PC_DWE] != 0:
@@ -113,7 +116,7 @@ def rs_on_issue(hs, sm, w, pc, rec, cycle):  # pragma: no cover - jit
         if hs.lock[sm, k, 0] != slot:  # the partner's warps now wait on this block
             hs.lock[sm, k, 0] = slot
             g[G_OWN_CHANGES] += 1
-    return 0
+    return ISSUE_EXECUTE, np.int64(0)
 
 
 @jit

@@ -8,14 +8,13 @@ path), §5.5 (MOV), §5.6 (gating FSM), §10 (integration checklist); warpsim/me
 (signatures).
 Hook state ``hs`` (built by ``mechanism.WarpedCompression.hook_state``), a tuple:
 ``(cols, base, pc_dst, prm, kreg, valid, on_since, off_at, wake_at, on_time, warp_cta,
-cta_used, unit_use, hstats)``.
+unit_use, hstats)``.
 Assumptions:
   [A15] A bank gates when its last valid entry is cleared (after ``gate_idle_timeout_cycles``);
        a write to a gated bank wakes it and waits ``wakeup_latency_cycles``; reads never wait
        (a valid entry implies an active bank); a waking bank counts as not gated.
-  [A] The CTA/warp slots of the dispatcher are mirrored in ``cta_fit`` (lowest free slots,
-       as ``timing/dispatch.py`` assigns them) so that ``on_cta_release`` clears the valid bits
-       of exactly that CTA's warps.
+  [A] ``on_warp_launch`` records each warp slot's CTA slot, so that ``on_cta_release`` clears
+       the valid bits of exactly that CTA's warps.
   [A] Structural limits: a write waits a cycle when the SM's compressors are taken this cycle;
        decompressor over-subscription is counted (``wc_decomp_struct_stalls``), not delayed.
 """
@@ -37,8 +36,8 @@ from warpsim.mechanisms.warped_compression.counters import (
     H,
 )
 
-__all__ = ["N_PRM", "wc_can_writeback", "wc_cta_fit", "wc_extra_operand", "wc_on_cta_release",
-           "wc_on_operand_read", "wc_on_writeback", "wc_result_delay"]
+__all__ = ["N_PRM", "wc_can_writeback", "wc_extra_operand", "wc_on_cta_release",
+           "wc_on_operand_read", "wc_on_warp_launch", "wc_on_writeback", "wc_result_delay"]
 
 # prm indices
 PR_WAKE = 0
@@ -80,7 +79,7 @@ def _ensure_on(hs, sm, b, cycle):  # pragma: no cover - jit
     if gated:
         on_since[sm, b] = cycle
         wake_at[sm, b] = cycle + prm[PR_WAKE]
-        hs[13][_H_WAKEUPS] += 1
+        hs[12][_H_WAKEUPS] += 1
     return wake_at[sm, b]
 
 
@@ -149,8 +148,8 @@ def wc_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     pc_dst = hs[2]
     prm = hs[3]
     kreg = hs[4]
-    unit_use = hs[12]
-    hst = hs[13]
+    unit_use = hs[11]
+    hst = hs[12]
     _note_cycle(hs, cycle)
     packed = cols[row, COL_DST_BANKS]
     ready = np.int64(0)
@@ -188,13 +187,13 @@ def wc_on_operand_read(hs, sm, warp, reg, bank, cycle):  # pragma: no cover - ji
     decompressors it takes this cycle (over-subscription is a structural stall)."""
     kreg = hs[4]
     if reg < kreg.shape[2] and 0 < kreg[sm, warp, reg] < 8:
-        unit_use = hs[12]
+        unit_use = hs[11]
         if unit_use[sm, 2] != cycle:
             unit_use[sm, 2] = cycle
             unit_use[sm, 3] = 0
         unit_use[sm, 3] += 1
         if unit_use[sm, 3] > hs[3][PR_NDECOMP]:
-            hs[13][_H_DECOMP_STALL] += 1
+            hs[12][_H_DECOMP_STALL] += 1
     return 1
 
 
@@ -222,23 +221,10 @@ def wc_extra_operand(hs, sm, warp, rec):  # pragma: no cover - jit
 
 
 @jit
-def wc_cta_fit(hs, sm, cta, fits):  # pragma: no cover - jit
-    """Mirror the dispatcher's slot choice when the CTA is placed (the decision stands)."""
-    if fits:
-        warp_cta = hs[10]
-        cta_used = hs[11]
-        c = 0
-        while c < cta_used.shape[1] - 1 and cta_used[sm, c] != 0:
-            c += 1
-        cta_used[sm, c] = 1
-        n = hs[3][PR_WPC]
-        for w in range(warp_cta.shape[1]):
-            if n == 0:
-                break
-            if warp_cta[sm, w] < 0:
-                warp_cta[sm, w] = c
-                n -= 1
-    return fits
+def wc_on_warp_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover - jit
+    """Remember which CTA slot holds the warp slot (its registers are freed with the CTA)."""
+    hs[10][sm, warp] = cta_slot
+    return None
 
 
 @jit
@@ -259,5 +245,4 @@ def wc_on_cta_release(hs, sm, cta_slot, cycle):  # pragma: no cover - jit
                 _invalidate(hs, sm, cl * 8 + j, cycle)
             kreg[sm, w, reg] = 0
         warp_cta[sm, w] = -1
-    hs[11][sm, cta_slot] = 0
     return None

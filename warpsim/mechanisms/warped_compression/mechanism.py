@@ -39,7 +39,8 @@ POWER_BANK_BYTES = 4096
 
 def _hooks_of(base: Any) -> Any:
     """The mechanism's hooks over ``base`` (the no-ops)."""
-    return base._replace(cta_fit=wh.wc_cta_fit, on_cta_release=wh.wc_on_cta_release,
+    return base._replace(on_warp_launch=wh.wc_on_warp_launch,
+                         on_cta_release=wh.wc_on_cta_release,
                          on_operand_read=wh.wc_on_operand_read,
                          on_writeback=wh.wc_on_writeback, result_delay=wh.wc_result_delay,
                          can_writeback=wh.wc_can_writeback, extra_operand=wh.wc_extra_operand)
@@ -72,7 +73,7 @@ class WarpedCompression(Mechanism):
     def start_launch(self, info: LaunchInfo) -> dict[str, Any]:
         cfg = info.cfg
         wc = cfg.warped_compression
-        s, w, c = cfg.sm.n_sms, cfg.sm.n_max_warps, cfg.sm.n_max_ctas + 1
+        s, w = cfg.sm.n_sms, cfg.sm.n_max_warps
         n_regs = int(info.alloc.n_regs) if info.alloc is not None else 1
         prm = np.zeros(wh.N_PRM, np.int64)
         prm[wh.PR_WAKE] = wc.wakeup_latency_cycles
@@ -100,8 +101,7 @@ class WarpedCompression(Mechanism):
                 np.full((s, N_BANKS), -1, np.int64),     # off_at (pending gate)
                 np.zeros((s, N_BANKS), np.int64),        # wake_at
                 np.zeros((s, N_BANKS), np.int64),        # on_time
-                np.full((s, w), -1, np.int64),           # warp slot -> CTA slot mirror
-                np.zeros((s, c), np.int64),              # CTA slots in use
+                np.full((s, w), -1, np.int64),           # warp slot -> CTA slot
                 np.full((s, 4), -1, np.int64),           # compressor/decompressor use per cycle
                 np.zeros(len(HOOK_STATS), np.int64)),
         }

@@ -1,0 +1,74 @@
+"""Every registered mechanism conforms to the mechanism contract (docs/dev-contracts.md "How to
+add a mechanism"): one declaration, a config section that is off by default, exactly the
+declared hooks, prefixed statistics, and combinable with every other mechanism."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from warpsim.arch import GTX480, GPUConfig, apply_overrides
+from warpsim.mechanisms import REGISTRY
+from warpsim.mechanisms.base import Mechanism
+from warpsim.mechanisms.compose import CompositeMechanism
+from warpsim.mechanisms.hooks import COMBINE, HOOK_NAMES, Hooks, is_noop
+from warpsim.mechanisms.registry import PACKAGES, mechanism_for, specs
+
+NAMES = sorted(REGISTRY)
+
+
+def _on(*names):
+    return apply_overrides(GTX480, [f"{n}.enabled=true" for n in names])
+
+
+def test_registry_is_built_from_the_packages_declarations():
+    assert len(specs()) == len(PACKAGES) >= 2
+    assert set(REGISTRY) == {s.name for s in specs().values()}
+
+
+def test_every_hook_point_has_a_combination_rule():
+    assert set(COMBINE) == set(Hooks._fields)
+    assert HOOK_NAMES == ("compile_pass", *Hooks._fields)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_config_section_is_off_by_default_and_named_for_the_mechanism(name):
+    spec = REGISTRY[name]
+    assert spec.config._PATH == name
+    fields = {f.name: f for f in dataclasses.fields(GPUConfig)}
+    assert name in fields
+    assert getattr(GTX480, name).enabled is False
+    assert dataclasses.is_dataclass(spec.config)
+    # off means the baseline engine: no mechanism object at all
+    assert mechanism_for(GTX480) is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_hooks_are_exactly_the_implemented_ones(name):
+    spec = REGISTRY[name]
+    mech = mechanism_for(_on(name))
+    assert isinstance(mech, spec.load()) and mech.name == name
+    implemented = {h for h in Hooks._fields if not is_noop(h, getattr(mech.hooks, h))}
+    if type(mech).compile_pass is not Mechanism.compile_pass:
+        implemented.add("compile_pass")
+    assert implemented == set(spec.hooks)
+    assert set(spec.hooks) <= set(HOOK_NAMES)
+
+
+def test_all_mechanisms_combine_in_one_run_with_prefixed_statistics():
+    from warpsim.runner.jobs import Job
+    from warpsim.runner.simulate import simulate
+
+    mech = mechanism_for(_on(*NAMES))
+    assert isinstance(mech, CompositeMechanism)
+    assert [p.name for p in mech.parts] == [s.name for s in specs().values()]
+    out = simulate(Job(benchmark="vector_add", size="tiny",
+                       mechanisms=tuple((n, ()) for n in NAMES)))
+    assert out["verified"]
+    stats = out["stats"]
+    for name in NAMES:
+        prefix = REGISTRY[name].stat_prefix
+        assert any(k.startswith(prefix) for k in stats), name
+    # the energy model charges each enabled mechanism as a component of its own
+    assert set(NAMES) <= set(out["energy"]["dynamic_by_component"])
