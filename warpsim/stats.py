@@ -194,6 +194,10 @@ BASELINE: tuple[Counter, ...] = (
        "without a unit (ISSUE_COMPLETE, e.g. a reuse hit)"),
     _c("issue_parked_insts", "count", "sm", "issued warp instructions a mechanism parked "
        "(ISSUE_PARK)"),
+    _c("mech_mem_lines", "count", "sm", "lines a mechanism sent through the SM's memory port "
+       "(mem_request)"),
+    _c("mech_mem_refusals", "count", "sm", "mechanism lines the memory system refused (retried "
+       "later)"),
 )
 """The baseline counters, in column order of the engine's counts array."""
 
@@ -476,7 +480,9 @@ C_DRAM_ROW_HITS = 84
 C_DRAM_BUSY_CYCLES = 85
 C_ISSUE_COMPLETED_INSTS = 86
 C_ISSUE_PARKED_INSTS = 87
-N_COUNTERS = 88
+C_MECH_MEM_LINES = 88
+C_MECH_MEM_REFUSALS = 89
+N_COUNTERS = 90
 """Columns of the counts array (len(BASELINE))."""
 
 __all__ += [  # the counter ids
@@ -507,5 +513,6 @@ __all__ += [  # the counter ids
     "C_L2_TOTAL_CACHE_WRITES", "C_ICNT_FLITS_TO_MEM", "C_ICNT_FLITS_TO_SM", "C_ICNT_STALL_CYCLES",
     "C_DRAM_READS", "C_DRAM_WRITES", "C_DRAM_READ_BYTES", "C_DRAM_WRITE_BYTES", "C_DRAM_ACTIVATES",
     "C_DRAM_PRECHARGES", "C_DRAM_ROW_HITS", "C_DRAM_BUSY_CYCLES",
-    "C_ISSUE_COMPLETED_INSTS", "C_ISSUE_PARKED_INSTS",
+    "C_ISSUE_COMPLETED_INSTS", "C_ISSUE_PARKED_INSTS", "C_MECH_MEM_LINES",
+    "C_MECH_MEM_REFUSALS",
 ]

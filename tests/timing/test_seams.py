@@ -37,6 +37,8 @@ from warpsim.timing.consts import (
     ISSUE_COMPLETE,
     ISSUE_EXECUTE,
     ISSUE_PARK,
+    MK_LD_GLOBAL,
+    MK_NONE,
 )
 from warpsim.timing.driver import TimingSimulator
 
@@ -386,3 +388,93 @@ def test_clashing_statistics_of_two_mechanisms_are_refused():
     with pytest.raises(ConfigError, match="distinct names"):
         _timed(CompositeMechanism(cfg, [ReuseEverything(cfg), ReuseEverything(cfg)]),
                _chain_insts(1), [[rec(0), rec(1)]])
+
+
+# -- memory port ---------------------------------------------------------------------------------
+W_PENDING, W_SENT, W_BACK = 0, 1, 2
+
+
+@jit
+def _port_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover - jit
+    hs[warp, W_PENDING] = 1
+
+
+@jit
+def _port_request(hs, sm, cycle):  # pragma: no cover - jit
+    for w in range(hs.shape[0] - 1):
+        if hs[w, W_PENDING] != 0:
+            return MK_LD_GLOBAL, np.int64(0x10000 + 128 * w), np.int64(4), np.int64(w)
+    return MK_NONE, np.int64(0), np.int64(0), np.int64(0)
+
+
+@jit
+def _port_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
+    if accepted:
+        hs[tag, W_PENDING] = 0
+        hs[tag, W_SENT] = cycle
+    else:
+        hs[hs.shape[0] - 1, 0] += 1
+
+
+@jit
+def _port_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
+    hs[tag, W_BACK] = cycle
+
+
+@jit
+def _port_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
+    return hs[warp, W_BACK] > 0
+
+
+class PreloadALinePerWarp(Mechanism):
+    """Each warp, when launched, loads one line through the SM's L1 port and issues nothing
+    until the line is back (a register preload)."""
+
+    name = "preload"
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.hooks = self.hooks._replace(on_warp_launch=_port_launch, mem_request=_port_request,
+                                         on_mem_sent=_port_sent, on_mem_complete=_port_complete,
+                                         can_issue=_port_can_issue)
+
+    def start_launch(self, info):
+        return np.zeros((info.cfg.sm.n_max_warps + 1, 3), np.int64)  # last row: refusals
+
+    def hook_state(self, launch_state, rec_cols, rec_base):
+        return launch_state
+
+    def finish_launch(self, launch_state, counts):
+        a = launch_state
+        return {"preload_sent_w0": int(a[0, W_SENT]), "preload_back_w0": int(a[0, W_BACK]),
+                "preload_sent_w1": int(a[1, W_SENT]), "preload_back_w1": int(a[1, W_BACK]),
+                "preload_refused": int(a[-1, 0])}
+
+
+@pytest.mark.parametrize("skip_idle", [True, False])
+def test_a_mechanisms_lines_go_through_the_l1_port_one_per_cycle(skip_idle):
+    # one CTA of two warps, dispatched at 0 (their requests queued at launch). The port takes
+    # one line per cycle: warp 0's at 1, warp 1's at 2; both miss (200 cycles): back at 201 and
+    # 202. Warp 0's add issues at 201; GTO keeps warp 0, whose exit issues at 202; warp 1's add
+    # issues at 203 and writes back 7 cycles later
+    insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
+    r = _timed(PreloadALinePerWarp, insts, [[rec(0), rec(1)], [rec(0), rec(1)]], wpc=2,
+               skip_idle=skip_idle)
+    s = r.stats
+    assert (s["preload_sent_w0"], s["preload_sent_w1"]) == (1, 2)
+    assert (s["preload_back_w0"], s["preload_back_w1"]) == (201, 202)
+    assert s["mech_mem_lines"] == 2 and s["preload_refused"] == 0
+    assert s["mech_mem_refusals"] == 0
+    assert r.cycles == 203 + 7 + 1
+    # the lines are the memory system's own accesses: no core load instruction was counted
+    assert s["gpgpu_n_load_insn"] == 0
+
+
+def test_the_core_and_the_mechanism_share_the_port():
+    # the warp waits for its preload (sent at 1, back at 201), then its own global load goes
+    # through the same port: one line each, counted apart (the core's as a load instruction)
+    insts = [Inst("ld", space="global", reads=(1,), writes=(2,)), X]
+    r = _timed(PreloadALinePerWarp, insts, [[rec(0, lines=[0x80000]), rec(1)]])
+    assert r.stats["preload_back_w0"] == 201
+    assert r.stats["mech_mem_lines"] == 1
+    assert r.stats["gpgpu_n_load_insn"] == 32

@@ -13,9 +13,10 @@ Rules (in the order the mechanisms are listed; ``hooks.COMBINE``):
     chain), ``unit_choice``'s pair); and/all/sum/min: as named; ``on_operand_read``: 1 plus each
     one's accesses beyond 1; ``on_issue``: asked in order until one does not say EXECUTE;
     ``poll_parked``: held while any mechanism holds it, else the first non-EXECUTE answer;
-    ``extra_operand``: the first register that is not -1. Python life cycle: ``compile_pass``
-    and ``ctas_per_sm`` chain, record columns are concatenated, statistics merged (names are
-    prefixed per mechanism, a clash is an error).
+    ``extra_operand``: the first register that is not -1; memory port: the first mechanism with
+    a request sends it, and its callbacks reach that mechanism alone. Python life cycle:
+    ``compile_pass`` and ``ctas_per_sm`` chain, record columns are concatenated, statistics
+    merged (names are prefixed per mechanism, a clash is an error).
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ from warpsim._jit import jit_uncached
 from warpsim.errors import ConfigError, InternalError
 from warpsim.mechanisms import hooks as hk
 from warpsim.mechanisms.base import Mechanism
-from warpsim.timing.consts import INT64_MAX, ISSUE_EXECUTE, ISSUE_PARK
+from warpsim.timing.consts import INT64_MAX, ISSUE_EXECUTE, ISSUE_PARK, MK_NONE
 
-__all__ = ["CompositeMechanism", "combine_hooks"]
+__all__ = ["TAG_SPAN", "CompositeMechanism", "combine_hooks"]
+
+TAG_SPAN = 1 << 32
+"""Memory-port tags of combined mechanisms: mechanism ``i``'s tag ``t`` travels as
+``i * TAG_SPAN + t`` (each mechanism sees its own tags)."""
 
 _ARGS: dict[str, tuple[str, ...]] = {
     "cta_fit": ("sm", "cta", "fits"),
@@ -51,6 +56,9 @@ _ARGS: dict[str, tuple[str, ...]] = {
     "on_writeback": ("sm", "warp", "pc", "rec", "cycle"),
     "on_retire": ("sm", "warp", "pc", "rec", "cycle"),
     "on_cycle_end": ("counters", "cycle"),
+    "mem_request": ("sm", "cycle"),
+    "on_mem_sent": ("sm", "tag", "accepted", "cycle"),
+    "on_mem_complete": ("sm", "tag", "cycle"),
 }
 """Arguments after ``hs`` of every hook point (``hooks.py`` signatures)."""
 
@@ -103,6 +111,16 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
             out.append(f"    o, t = {call(i, f)}\n    if o == ISSUE_PARK:\n        held = True\n"
                        "    elif ro == ISSUE_EXECUTE:\n        ro = o\n        rt = t")
         out.append("    if held:\n        return ISSUE_PARK, np.int64(0)\n    return ro, rt")
+    elif name == "mem_request":
+        for i, f in impls:
+            out.append(f"    k, a, n, t = {call(i, f)}\n    if k != MK_NONE:\n"
+                       f"        return k, a, n, t + {i} * TAG_SPAN")
+        out.append("    return MK_NONE, np.int64(0), np.int64(0), np.int64(0)")
+    elif name in ("on_mem_sent", "on_mem_complete"):
+        for i, f in impls:
+            out.append(f"    if tag // TAG_SPAN == {i}:\n"
+                       f"        {call(i, f, {'tag': 'tag % TAG_SPAN'})}")
+        out.append("    return None")
     elif name == "extra_operand":
         for i, f in impls:
             out.append(f"    r = {call(i, f)}\n    if r >= 0:\n        return r")
@@ -123,7 +141,8 @@ def combine_hooks(hook_sets: list[hk.Hooks]) -> hk.Hooks:
             combined[name] = getattr(hk.noop_hooks(), name)
             continue
         ns: dict[str, Any] = {"np": np, "INT64_MAX": INT64_MAX, "ISSUE_EXECUTE": ISSUE_EXECUTE,
-                              "ISSUE_PARK": ISSUE_PARK}
+                              "ISSUE_PARK": ISSUE_PARK, "MK_NONE": MK_NONE,
+                              "TAG_SPAN": TAG_SPAN}
         names = []
         for i, fn in impls:
             ns[f"_f{i}"] = fn

@@ -69,6 +69,17 @@ Writeback and retire
 - ``on_cycle_end(hs, counters, cycle) -> int64``: end of every simulated cycle; returns the
   next cycle the engine must simulate rather than skip (INT64_MAX: no constraint).
 
+Memory port (a mechanism's own traffic through the SM's L1 port: register preloads, spills)
+- ``mem_request(hs, sm, cycle) -> (kind, line_addr, n_sectors, tag)``: asked each cycle the
+  SM's LD/ST unit has no instruction of its own to send (the core's accesses go first); ``kind``
+  is an ``MK_*`` memory kind (``MK_NONE``: nothing to send), ``tag`` (0 .. 2**32-1) names the
+  request in the callbacks. Loads and atomics complete; stores do not.
+- ``on_mem_sent(hs, sm, tag, accepted, cycle) -> None``: the memory system accepted the line
+  (``accepted`` 1) or refused it this cycle (0: offer it again later).
+- ``on_mem_complete(hs, sm, tag, cycle) -> None``: the data of a load the mechanism sent reached
+  the SM (called in the writeback stage, before the core's own completions of that cycle are
+  written back).
+
 ``compile_pass`` and the per-launch life cycle are Python methods of the mechanism
 (``base.py``).
 """
@@ -86,6 +97,7 @@ from warpsim.timing.consts import (
     ISSUE_DROP,
     ISSUE_EXECUTE,
     ISSUE_PARK,
+    MK_NONE,
 )
 
 __all__ = ["COMBINE", "HOOK_NAMES", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECUTE",
@@ -200,6 +212,24 @@ def on_cycle_end(hs, counters, cycle):  # pragma: no cover - trivial
     return INT64_MAX
 
 
+@jit
+def mem_request(hs, sm, cycle):  # pragma: no cover - trivial
+    """Baseline: no traffic of its own."""
+    return MK_NONE, np.int64(0), np.int64(0), np.int64(0)
+
+
+@jit
+def on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - trivial
+    """Baseline: nothing to do."""
+    return None
+
+
+@jit
+def on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - trivial
+    """Baseline: nothing to do."""
+    return None
+
+
 class Hooks(NamedTuple):
     """The jitted hook functions handed to the engine as one bundle, in pipeline order."""
 
@@ -221,6 +251,9 @@ class Hooks(NamedTuple):
     on_writeback: Any
     on_retire: Any
     on_cycle_end: Any
+    mem_request: Any
+    on_mem_sent: Any
+    on_mem_complete: Any
 
 
 HOOK_NAMES = ("compile_pass", *Hooks._fields)
@@ -245,12 +278,16 @@ COMBINE: dict[str, str] = {
     "on_writeback": "sum",
     "on_retire": "all",
     "on_cycle_end": "min",
+    "mem_request": "route",      # the first mechanism with a request; its index rides in the tag
+    "on_mem_sent": "route",      # to the mechanism whose request it was
+    "on_mem_complete": "route",
 }
 """How the hooks of several mechanisms combine (``mechanisms.compose``), in list order."""
 
 _NOOPS = (cta_fit, on_warp_launch, on_warp_exit, on_cta_release, issue_priority, can_issue,
           on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
-          result_delay, can_writeback, dest_bank, on_writeback, on_retire, on_cycle_end)
+          result_delay, can_writeback, dest_bank, on_writeback, on_retire, on_cycle_end,
+          mem_request, on_mem_sent, on_mem_complete)
 
 
 def noop_hooks() -> Hooks:

@@ -153,8 +153,15 @@ def non_rf_operands(info: InstInfo) -> int:
 
 
 def gpuwattch_activity(insts: Sequence[InstInfo], pc_warp_counts: Sequence[float],
-                       pc_thread_counts: Sequence[float]) -> dict[str, float]:
+                       pc_thread_counts: Sequence[float],
+                       pc_exec_warps: Sequence[float] | None = None,
+                       pc_exec_threads: Sequence[float] | None = None) -> dict[str, float]:
     """GPUWattch activity of one launch (or the sum of several with the same code).
+
+    ``pc_warp_counts`` / ``pc_thread_counts``: warp instructions and lanes issued per PC (the
+    decoded-instruction and operand counts); ``pc_exec_*``: those that reached an execution
+    unit (the timing engine's ``TimingResult.pc_activity``; an instruction a mechanism completed
+    without a unit costs no ALU access), by default the issued ones.
 
     ``*_acc`` counters are GPUWattch access units (lanes x weight) with inactive lanes charged
     as ``-gpgpu_clock_gated_lanes 0`` does; ``*_acc_active`` charge active lanes only
@@ -174,12 +181,14 @@ def gpuwattch_activity(insts: Sequence[InstInfo], pc_warp_counts: Sequence[float
         warps, threads = float(pc_warp_counts[pc]), float(pc_thread_counts[pc])
         if warps == 0:
             continue
-        idle = WARP_SIZE * warps - threads
-        if idle < 0:
-            raise InternalError(f"activity: pc {pc} has {threads:g} lanes in {warps:g} warps")
         if info.opcode not in _NO_DECODE_CLASS:
             out["gpuwattch_fp_int_insts"] += warps
         out["gpuwattch_non_rf_operands"] += warps * non_rf_operands(info)
+        if pc_exec_warps is not None and pc_exec_threads is not None:
+            warps, threads = float(pc_exec_warps[pc]), float(pc_exec_threads[pc])
+        idle = WARP_SIZE * warps - threads
+        if idle < 0:
+            raise InternalError(f"activity: pc {pc} has {threads:g} lanes in {warps:g} warps")
         if info.opcode in _TEX:  # inctex_stat(active_count, 1) -> FPU_ACC
             out["gpuwattch_fpu_acc"] += threads
             out["gpuwattch_fpu_acc_active"] += threads

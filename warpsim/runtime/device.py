@@ -444,16 +444,32 @@ class Device:
 
     def _with_activity(self, kernel: Kernel, functional: Any, timing: Any) -> Any:
         """Add the launch's GPUWattch activity counters (per-opcode ALU access units,
-        non-register operands: docs/energy-model.md §4.1), derived from the functional per-PC
-        counts, to its timing statistics and to the device's running sums."""
+        non-register operands: docs/energy-model.md §4.1), derived from the timing engine's
+        per-PC counts of what issued and what reached a unit (a mechanism that completes or
+        narrows execution saves ALU energy), to its timing statistics and to the device's
+        running sums."""
         from warpsim.power.activity import gpuwattch_activity, inst_info
+        from warpsim.timing.fields import (
+            F_ACT_EXEC_THREADS,
+            F_ACT_EXEC_WARPS,
+            F_ACT_ISSUED_THREADS,
+            F_ACT_ISSUED_WARPS,
+        )
 
         infos = getattr(kernel, "_activity_infos", None)
         if infos is None:
             program = kernel.module.image.program(kernel.name)
             infos = [inst_info(i) for i in program.insts]
             kernel._activity_infos = infos
-        act = gpuwattch_activity(infos, functional.pc_warp_counts, functional.pc_thread_counts)
+        pa = timing.pc_activity
+        if pa is None:
+            act = gpuwattch_activity(infos, functional.pc_warp_counts,
+                                     functional.pc_thread_counts)
+        else:
+            n = len(infos)  # the engine's last row is the implicit exit
+            act = gpuwattch_activity(infos, pa[:n, F_ACT_ISSUED_WARPS],
+                                     pa[:n, F_ACT_ISSUED_THREADS], pa[:n, F_ACT_EXEC_WARPS],
+                                     pa[:n, F_ACT_EXEC_THREADS])
         timing.stats.update(act)
         for name, value in act.items():
             self._activity[name] = self._activity.get(name, 0.0) + value

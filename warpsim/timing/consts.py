@@ -10,7 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BANK_MAP_LINEAR", "BANK_MAP_SUB_CORE", "BANK_MAP_WARP_SKEWED",
     "F_BAR_ARRIVE", "F_BARRIER", "F_BRANCH", "F_EXIT", "F_LONGOP",
-    "INT64_MAX", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECUTE", "ISSUE_PARK",
+    "INT64_MAX", "MECH_TOKEN_BASE", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECUTE", "ISSUE_PARK",
     "MK_ATOMIC", "MK_ATOMIC_GENERIC", "MK_LD_CONST", "MK_LD_GENERIC", "MK_LD_GLOBAL",
     "MK_LD_LOCAL", "MK_LD_TEX", "MK_NONE", "MK_PARAM", "MK_SHARED", "MK_ST_GENERIC",
     "MK_ST_GLOBAL", "MK_ST_LOCAL", "N_MEM_KINDS",
@@ -24,6 +24,10 @@ __all__ = [
 
 INT64_MAX = 9223372036854775807
 """'Never' for cycle fields."""
+
+MECH_TOKEN_BASE = 1 << 40
+"""Memory-system tokens at or above this value belong to a mechanism's request (its tag is
+``token - MECH_TOKEN_BASE``); below it they are in-flight slots of the core."""
 
 # -- issue outcomes (``on_issue`` / ``poll_parked`` hooks, first element of their result) -----
 ISSUE_EXECUTE = 0
@@ -142,7 +146,10 @@ P_SMEM_PER_SM = 28
 P_REGS_PER_SM = 29
 P_THREADS_PER_SM = 30
 P_TEX_LAT = 31
-N_PARAMS = 32
+P_MECH_MEM = 32
+"""1 when a mechanism uses the memory port (``mem_request`` is not the no-op): the only cost
+of the port in the baseline is reading this flag."""
+N_PARAMS = 33
 
 # -- slots of the int64 scalar state ``sc`` (mutable) -----------------------------------------
 SC_CYCLE = 0

@@ -111,6 +111,10 @@ class TimingResult:
     """Time spent compiling the cycle loop for this launch (0 when already compiled)."""
     occupancy: dict[str, int] = field(default_factory=dict)
     """CTAs per SM allowed by each resource, and ``ctas_per_sm``."""
+    pc_activity: np.ndarray | None = None
+    """``int64[n_pc, 4]``: per static instruction, warp instructions and lanes issued, and
+    dispatched to an execution unit (``timing.fields.F_ACT_*``; the last row is the implicit
+    exit)."""
 
 
 @jit
@@ -247,6 +251,9 @@ class TimingSimulator:
                                m.has_completion if m.has_completion is not None else _always,
                                m.busy if m.busy is not None else _always)
         self.prm = _params(cfg, skip_idle_cycles)
+        from warpsim.mechanisms.hooks import is_noop
+
+        self.prm[tc.P_MECH_MEM] = int(not is_noop("mem_request", hooks.mem_request))
         self.max_cycles = int(max_cycles)
         self.total_counts = make_counts(cfg.sm.n_sms)
         self.total_cycles = 0
@@ -361,7 +368,8 @@ class TimingSimulator:
         n_w = flat["gpgpu_n_tot_w_icount"]
         res = TimingResult(stats=flat, per_sm=export_per_sm(counts), cycles=cycles,
                            wall_s=lw.wall, warp_inst_per_s=n_w / lw.wall if lw.wall > 0 else 0.0,
-                           numba_compile_s=self._compile_s, occupancy=lw.occupancy)
+                           numba_compile_s=self._compile_s, occupancy=lw.occupancy,
+                           pc_activity=lw.state.pc_act.copy())
         self._launch = None
         self.n_launches += 1
         return res

@@ -39,6 +39,7 @@ from warpsim.timing.consts import (
     P_CTAS_PER_SM,
     P_IBUF,
     P_LAUNCH_LAT,
+    P_MECH_MEM,
     P_N_CTAS,
     P_N_SCHED,
     P_OC_STEPS,
@@ -74,6 +75,7 @@ from warpsim.timing.fields import (
     F_WARP_VALID,
 )
 from warpsim.timing.inflight import tick_parked
+from warpsim.timing.mechport import tick_mech_port
 from warpsim.timing.pipeline import (
     dispatch_ready_collectors,
     tick_execute,
@@ -202,6 +204,7 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
     sc = st.sc
     n_ctas = prm[P_N_CTAS]
     two_level = prm[P_POLICY] == POL_TWO_LEVEL
+    mech_port = prm[P_MECH_MEM] != 0
     n_sched = prm[P_N_SCHED]
     ibuf_cap = prm[P_IBUF]
     while True:
@@ -223,6 +226,9 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
             if st.smv[sm, F_LDST_CUR] >= 0:
                 if tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):
                     progress = True
+            elif mech_port and tick_mech_port(st, counters, sm, cycle, ms, mem, mem_kind_map,
+                                              hs, hooks):
+                progress = True
             busy = False
             for i in range(st.cu.shape[1]):
                 if st.cu[sm, i, F_CU_VALID] != 0:

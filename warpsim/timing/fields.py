@@ -19,6 +19,11 @@ __all__ = [
     "F_WT_BEG",
     "F_WT_END",
     "N_WT_FIELDS",
+    "F_ACT_EXEC_THREADS",
+    "F_ACT_EXEC_WARPS",
+    "F_ACT_ISSUED_THREADS",
+    "F_ACT_ISSUED_WARPS",
+    "N_ACT_FIELDS",
     "F_BANK_RD_COUNT",
     "F_BANK_RD_STAMP",
     "F_BANK_WR_COUNT",
@@ -214,6 +219,14 @@ F_REC_NSEC = 3
 F_REC_BANK = 4
 F_REC_LINE0 = 5
 N_REC_FIELDS = 6
+
+# -- pc_act (CoreState.pc_act[pc, F_ACT_*]) ---------------------------------------------------
+F_ACT_ISSUED_WARPS = 0
+F_ACT_ISSUED_THREADS = 1
+F_ACT_EXEC_WARPS = 2
+"""Warp instructions dispatched to an execution unit (not those a mechanism completed)."""
+F_ACT_EXEC_THREADS = 3
+N_ACT_FIELDS = 4
 
 # -- wt (TraceWindow.wt[gw, F_WT_*]) ---------------------------------------------------------
 F_WT_BEG = 0

@@ -52,6 +52,7 @@ from warpsim.stats import (
 )
 from warpsim.timing.consts import (
     INT64_MAX,
+    MECH_TOKEN_BASE,
     MK_ATOMIC,
     MK_ATOMIC_GENERIC,
     MK_LD_CONST,
@@ -77,6 +78,8 @@ from warpsim.timing.consts import (
 )
 from warpsim.timing.dispatch import warp_try_exit
 from warpsim.timing.fields import (
+    F_ACT_EXEC_THREADS,
+    F_ACT_EXEC_WARPS,
     F_CU_LEFT,
     F_CU_REC,
     F_CU_VALID,
@@ -163,7 +166,7 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
 
 @jit_uncached
 def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
-                     prm, counters, sm, w, rec, cycle, hs, hooks, ut,
+                     prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover
     """Move a collected instruction into a free unit of type ``ut`` (initiation interval
     ``ii``); False when none is free (or no in-flight slot is left). Takes the arrays it needs
@@ -194,6 +197,8 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
     ready = cycle + pc_info[pc, F_PC_LATENCY] + delay
     busy = cycle + ii
     _count_exec(counters, sm, pc_info[pc, F_PC_OPCLASS], nthr)
+    pc_act[pc, F_ACT_EXEC_WARPS] += 1
+    pc_act[pc, F_ACT_EXEC_THREADS] += nthr
     infl[sm, f, F_INFL_LINES] = 0
     if mk == MK_SHARED:
         deg = max(1, trec[r, F_REC_BANK])
@@ -266,7 +271,8 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
                         break
             if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
                                          tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
-                                         counters, sm, w, rec, cycle, hs, hooks, ut, ii):
+                                         counters, st.pc_act, sm, w, rec, cycle, hs, hooks, ut,
+                                         ii):
                 st.cu[sm, cu, F_CU_VALID] = 0
                 done += 1
                 progress = True
@@ -330,6 +336,9 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             break
         progress = True
         st.smv[sm, F_SM_LINES_OUT] -= 1
+        if tok >= MECH_TOKEN_BASE:  # a mechanism's own line (``timing/mechport.py``)
+            hooks.on_mem_complete(hs, sm, tok - MECH_TOKEN_BASE, cycle)
+            continue
         st.infl[sm, tok, F_INFL_LINES] -= 1
         if st.infl[sm, tok, F_INFL_LINES] == 0:
             rd = cycle + st.infl[sm, tok, F_INFL_DELAY]

@@ -76,6 +76,9 @@ class CoreState(NamedTuple):
     infl_free: np.ndarray
     """``infl_free[sm, i]`` int32: stack of free in-flight slots (top at SM field
     INFL_NFREE - 1)."""
+    pc_act: np.ndarray
+    """``pc_act[pc, F_ACT_*]`` int64: warp instructions (and their executing lanes) issued and
+    dispatched to a unit, per static instruction (the energy model's per-opcode activity)."""
     smv: np.ndarray
     """``smv[sm, F_SM_*]`` int64 (fields named after the former arrays): N_CTAS, N_WARPS,
     LDST_CUR (in-flight slot whose lines the LD/ST unit sends, -1), LDST_LINE (next line),
@@ -145,4 +148,4 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int) -> CoreSt
         bank=bank, unit_free_at=np.zeros((s, max(1, n_u)), i64), infl=infl,
         infl_free=np.ascontiguousarray(np.tile(np.arange(f - 1, -1, -1, dtype=np.int32),
                                                (s, 1))),
-        smv=smv)
+        pc_act=np.zeros((int(tables.pc_info.shape[0]), fl.N_ACT_FIELDS), i64), smv=smv)
