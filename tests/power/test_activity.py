@@ -92,6 +92,20 @@ def test_activity_of_a_micro_kernel_matches_hand_computed_units():
     assert a["gpuwattch_non_rf_operands"] == 2 + 1 + 1
 
 
+def test_instructions_completed_without_a_unit_cost_no_alu_access():
+    # a mechanism completed one of the two adds (a reuse hit): 2 warps issued, 1 executed
+    # with 32 lanes; the decoded-instruction and operand counts still see both
+    insts = [_i("add.s32", (R,), (R, "IMM"))]
+    a = gpuwattch_activity(insts, [2], [64], [1], [32])
+    assert a["gpuwattch_sp_acc"] == pytest.approx(25 * 32)
+    assert a["gpuwattch_sp_acc_active"] == pytest.approx(25 * 32)
+    assert a["gpuwattch_fp_int_insts"] == 2
+    assert a["gpuwattch_non_rf_operands"] == 2
+    # nothing reached a unit: no ALU energy at all
+    none = gpuwattch_activity(insts, [2], [64], [0], [0])
+    assert none["gpuwattch_sp_acc"] == 0 and none["gpuwattch_fp_int_insts"] == 2
+
+
 def test_activity_energy_on_gtx480_is_units_times_gpuwattch_coefficients():
     insts = [_i("add.s32", (R,), (R, "IMM")), _i("mad.lo.s32", (R,), (R, R, R))]
     a = gpuwattch_activity(insts, [1, 1], [32, 32])
