@@ -58,8 +58,9 @@ PAPER_OVERRIDES: tuple[tuple[str, Any], ...] = (("regfile.n_banks", 4),
 """Table 2 over the GTX480 preset (15 SMs, 2 schedulers, 48 warps, 1536 threads, 32768
 registers are the preset's values). The 32 x 128-bit banks form 4 clusters of 8 that a warp
 register occupies together: for the engine's arbiter that is 4 logical banks (spec §2.4,
-docs/mechanisms/warped-compression.md), in the baseline and WC runs alike; the 128-bit bank
-accounting and gating are the mechanism's."""
+docs/mechanisms/warped-compression.md). The WC runs map operands to the clusters themselves
+(the mechanism's operand storage); ``regfile.n_banks=4`` gives the baseline runs the same
+uncompressed geometry."""
 QUICK_BENCHMARKS = ("pathfinder", "monte_carlo", "aes", "bfs", "dwt2d", "spmv")
 """The six workloads the paper names (LIB = ``monte_carlo``, dw2d = ``dwt2d``), spec §6.6."""
 FULL_BENCHMARKS = (

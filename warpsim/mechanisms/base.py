@@ -39,6 +39,9 @@ class Mechanism:
     """Registry key, also the prefix of the mechanism's statistics."""
     n_record_columns: int = 0
     """Columns ``record_columns`` returns per trace record."""
+    regfile_banks: int = 0
+    """Bank rows the mechanism's ``operand_bank``/``dest_bank`` may return (0: the configured
+    ``regfile.n_banks``); the engine's bank state has at least this many."""
     extra_units: tuple[tuple[str, int], ...] = ()
     """Execution unit types the mechanism adds, ``(name, instances per SM)``; their type ids
     are ``LaunchInfo.unit_types[name]`` (the ``unit_choice`` hook sends instructions there)."""

@@ -163,6 +163,7 @@ class CompositeMechanism(Mechanism):
         self.n_record_columns = sum(m.n_record_columns for m in self.parts)
         self.hooks = combine_hooks([m.hooks for m in self.parts])
         self.extra_units = tuple(u for m in self.parts for u in m.extra_units)
+        self.regfile_banks = max(m.regfile_banks for m in self.parts)
 
     def compile_pass(self, program: Any, alloc: Any) -> Any:
         for m in self.parts:

@@ -188,7 +188,7 @@ class _Launch:
         self.tables = tables
         self.n_ctas = n_ctas
         self.wpc = -(-cta_threads // cfg.sm.n_threads_per_warp)
-        self.state: CoreState = make_core_state(cfg, tables, n_ctas)
+        self.state: CoreState = make_core_state(cfg, tables, n_ctas, sim.mech_banks())
         self.state.sc[tc.SC_LAST_SM] = cfg.sm.n_sms - 1
         self.start_cycle = sim.clock
         self.state.sc[tc.SC_CYCLE] = sim.clock
@@ -302,6 +302,10 @@ class TimingSimulator:
                                 warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
                                 ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n,
                                 unit_types=self.unit_types())
+
+    def mech_banks(self) -> int:
+        """Bank rows the mechanism's operand storage needs (``Mechanism.regfile_banks``)."""
+        return int(getattr(self.mechanism, "regfile_banks", 0) or 0)
 
     def unit_types(self) -> dict[str, int]:
         """Type id of each unit a mechanism adds (``Mechanism.extra_units``) by name."""
@@ -441,7 +445,7 @@ class TimingSimulator:
         if self.mechanism is not None:
             self._warm_state = self.mechanism.start_launch(self._launch_info(
                 None, None, tables, "<warm-up>", 0, 1, 1, 1, 0, 1, 1))
-        state = make_core_state(self.cfg, tables, 0)
+        state = make_core_state(self.cfg, tables, 0, self.mech_banks())
         state.sc[tc.SC_FINAL] = 1
         window = empty_window(1)
         ms = self.memsys.make_mem_state(self.cfg)

@@ -112,8 +112,10 @@ def empty_window(n_warps_total: int) -> TraceWindow:
                        lines=np.zeros(0, np.int64))
 
 
-def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int) -> CoreState:
-    """Zeroed core state for a launch of ``n_ctas`` CTAs."""
+def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
+                    n_banks: int = 0) -> CoreState:
+    """Zeroed core state for a launch of ``n_ctas`` CTAs (``n_banks``: bank rows a mechanism's
+    operand storage needs beyond ``regfile.n_banks``)."""
     s = cfg.sm.n_sms
     w = cfg.sm.n_max_warps
     c = cfg.sm.n_max_ctas
@@ -122,7 +124,7 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int) -> CoreSt
     n_u = int(tables.unit_type.size)
     qcap = int(tables.set_info[:, fl.F_SET_IDOC_CAP].max())
     words = (tables.n_sb_bits + 63) // 64
-    nb = cfg.regfile.n_banks
+    nb = max(cfg.regfile.n_banks, n_banks)
     f = INFLIGHT_ENTRIES
     i64 = np.int64
     warp = np.zeros((s, w, fl.N_WARP_FIELDS), i64)

@@ -28,8 +28,8 @@ SPEC = MechanismSpec(
     paper="Lee et al., Warped-Compression, ISCA 2015: Secs. 4-5 (specs/warped-compression.md)",
     config=WarpedCompressionConfig,
     implementation="warpsim.mechanisms.warped_compression.mechanism:WarpedCompression",
-    hooks=("on_warp_launch", "on_cta_release", "extra_operand", "on_operand_read", "result_delay",
-           "can_writeback", "on_writeback"),
+    hooks=("on_warp_launch", "on_cta_release", "extra_operand", "operand_bank",
+           "on_operand_read", "result_delay", "can_writeback", "dest_bank", "on_writeback"),
     stat_prefix="wc_",
     energy=ENERGY, static=STATIC)
 """The mechanism's declaration (``registry.PACKAGES``)."""

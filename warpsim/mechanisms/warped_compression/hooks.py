@@ -36,7 +36,7 @@ from warpsim.mechanisms.warped_compression.counters import (
     H,
 )
 
-__all__ = ["N_PRM", "wc_can_writeback", "wc_extra_operand", "wc_on_cta_release",
+__all__ = ["N_PRM", "wc_can_writeback", "wc_cluster_bank", "wc_extra_operand", "wc_on_cta_release",
            "wc_on_operand_read", "wc_on_warp_launch", "wc_on_writeback", "wc_result_delay"]
 
 # prm indices
@@ -218,6 +218,14 @@ def wc_result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
 def wc_extra_operand(hs, sm, warp, rec):  # pragma: no cover - jit
     """The register the record's dummy MOV reads through the same collector, or -1."""
     return hs[0][rec - hs[1][0], COL_MOV_REG]
+
+
+@jit
+def wc_cluster_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
+    """Operand storage (spec §2.3-§2.4): a warp register lives in the 8 banks of cluster
+    ``(reg + warp) % 4``, every image from the cluster's bank 0, so the bank arbiter sees the
+    cluster as one bank: two accesses to one cluster conflict whatever their sizes."""
+    return (reg + warp) % 4
 
 
 @jit

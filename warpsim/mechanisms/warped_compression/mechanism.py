@@ -39,7 +39,8 @@ POWER_BANK_BYTES = 4096
 
 def _hooks_of(base: Any) -> Any:
     """The mechanism's hooks over ``base`` (the no-ops)."""
-    return base._replace(on_warp_launch=wh.wc_on_warp_launch,
+    return base._replace(operand_bank=wh.wc_cluster_bank, dest_bank=wh.wc_cluster_bank,
+                         on_warp_launch=wh.wc_on_warp_launch,
                          on_cta_release=wh.wc_on_cta_release,
                          on_operand_read=wh.wc_on_operand_read,
                          on_writeback=wh.wc_on_writeback, result_delay=wh.wc_result_delay,
@@ -63,6 +64,8 @@ class WarpedCompression(Mechanism):
 
     name = "warped_compression"
     n_record_columns = N_COLS
+    regfile_banks = 4
+    """The 4 clusters of 8 banks the bank arbiter sees (``hooks.wc_cluster_bank``)."""
 
     def __init__(self, cfg: Any) -> None:
         super().__init__(cfg)
