@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from warpsim.errors import CompileError, ConfigError
+from warpsim.nvrtc_std import HEADERS_DIR, headers_digest
 
 __all__ = ["CompiledPTX", "KernelResources", "compile_cuda", "resource_usage", "toolchain_info"]
 
@@ -339,22 +340,6 @@ def _split_source(source: str | os.PathLike[str], name: str | None) -> tuple[str
     return text, path, name or os.fspath(source)
 
 
-NVRTC_HEADERS = Path(__file__).resolve().parent / "nvrtc_headers"
-"""warpsim's own C standard headers for NVRTC (``<stdint.h>``, ``<cstdint>``, ``<limits.h>``,
-``<climits>``, ``<float.h>``, ``<cfloat>``, ``<math.h>``, ``<cmath>``, ``<stddef.h>``,
-``<cstddef>``), searched after the user's and the CUDA folders: NVRTC has no C library, so
-without them ``#include <stdint.h>`` fails where nvcc (with the host's headers) succeeds."""
-
-
-@functools.cache
-def _builtin_headers_digest() -> str:
-    """Hash of the built-in headers (part of the NVRTC cache key)."""
-    h = hashlib.sha256()
-    for f in sorted(NVRTC_HEADERS.iterdir()):
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()
-
-
 def _raise_compile_error(log: str, display: str, backend: str) -> None:
     m = _ERROR_RE.search(log)
     if m:
@@ -375,7 +360,7 @@ def _compile_nvrtc(text: str, display: str, arch: str, options: Sequence[str],
         raise ConfigError("arch", arch, "one of NVRTC's targets: " + ", ".join(
             f"sm_{a}" for a in nvrtc.supported_archs))
     opts = [f"--gpu-architecture={arch}", *_DEFAULT_OPTIONS, *_NVRTC_OPTIONS, *options]
-    opts += [f"-I{d}" for d in include_dirs]
+    opts += [f"-I{d}" for d in (*include_dirs, HEADERS_DIR)]  # warpsim's <stdint.h>... last
     code, ptx, log = nvrtc.compile(text, display, opts)
     if code != 0:
         _raise_compile_error(log, display, "nvrtc")
@@ -459,15 +444,14 @@ def compile_cuda(
     user_dirs = [Path(o[2:]) for o in options if o.startswith("-I") and len(o) > 2]
     headers = _local_headers(text, [*include_dirs, *user_dirs])
     key = _cache_key("ptx", text, headers, options, arch, chosen, _compiler_identity(chosen),
-                     display, _builtin_headers_digest() if chosen == "nvrtc" else "")
+                     display, headers_digest() if chosen == "nvrtc" else "")
     hit = _cache_load("ptx", key)
     source_file = os.fspath(path) if path is not None else None
     if hit is not None:
         return CompiledPTX(hit["ptx"], chosen, arch, source_file, hit["log"])
     if chosen == "nvrtc":
         wheel_inc = [p for p in _wheel_files("*/include") if (p / "cuda_runtime.h").is_file()]
-        ptx, log = _compile_nvrtc(text, display, arch, options,
-                                  [*include_dirs, *wheel_inc[:1], NVRTC_HEADERS])
+        ptx, log = _compile_nvrtc(text, display, arch, options, [*include_dirs, *wheel_inc[:1]])
     else:
         ptx, log = _compile_nvcc(text, path, display, arch, options)
     if "warning" in log:
