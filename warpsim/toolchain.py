@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from warpsim.errors import CompileError, ConfigError
+from warpsim.nvrtc_std import HEADERS_DIR, headers_digest
 
 __all__ = ["CompiledPTX", "KernelResources", "compile_cuda", "resource_usage", "toolchain_info"]
 
@@ -359,7 +360,7 @@ def _compile_nvrtc(text: str, display: str, arch: str, options: Sequence[str],
         raise ConfigError("arch", arch, "one of NVRTC's targets: " + ", ".join(
             f"sm_{a}" for a in nvrtc.supported_archs))
     opts = [f"--gpu-architecture={arch}", *_DEFAULT_OPTIONS, *_NVRTC_OPTIONS, *options]
-    opts += [f"-I{d}" for d in include_dirs]
+    opts += [f"-I{d}" for d in (*include_dirs, HEADERS_DIR)]  # warpsim's <stdint.h>... last
     code, ptx, log = nvrtc.compile(text, display, opts)
     if code != 0:
         _raise_compile_error(log, display, "nvrtc")
@@ -443,7 +444,7 @@ def compile_cuda(
     user_dirs = [Path(o[2:]) for o in options if o.startswith("-I") and len(o) > 2]
     headers = _local_headers(text, [*include_dirs, *user_dirs])
     key = _cache_key("ptx", text, headers, options, arch, chosen, _compiler_identity(chosen),
-                     display)
+                     display, headers_digest() if chosen == "nvrtc" else "")
     hit = _cache_load("ptx", key)
     source_file = os.fspath(path) if path is not None else None
     if hit is not None:

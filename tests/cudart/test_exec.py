@@ -14,7 +14,8 @@ import subprocess
 import pytest
 from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
-PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf")
+PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf",
+                 "attributes")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)
@@ -30,6 +31,34 @@ def test_per_thread_default_stream_entry_points(build):
     proc = warpsim_exec("--", str(build("pipeline", "--default-stream", "per-thread")))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == (PROGRAMS / "pipeline.expected").read_text()
+
+
+def test_unknown_attribute_is_named_on_stderr(build):
+    proc = warpsim_exec("--", str(build("attributes")))
+    assert ("warpsim: cudaDeviceGetAttribute: 9999 is not a cudaDeviceAttr (the CUDA 12/13 "
+            "runtime numbers them 1 to 160)") in proc.stderr
+
+
+def test_timed_gpu_reports_its_preset_in_properties(build, capfd):
+    """GTX480's published figures (15 SMs at 700 MHz, 1536 threads, 32 Ki registers, 48 KiB
+    shared memory, 8 blocks per SM, 768 KiB L2, 384-bit bus); compute capability stays 8.0."""
+    from warpsim.cudart.cli import run_program
+
+    status = run_program([str(build("attributes"))], config="gtx480")
+    out = capfd.readouterr().out
+    assert status == 0, out
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if line.count(" ") == 1)
+    assert {k: lines[k] for k in (
+        "clockRate", "multiProcessorCount", "major", "maxThreadsPerMultiProcessor",
+        "maxBlocksPerMultiProcessor", "regsPerBlock", "regsPerMultiprocessor",
+        "sharedMemPerBlock", "sharedMemPerMultiprocessor", "l2CacheSize",
+        "memoryBusWidth")} == {
+        "clockRate": "700000", "multiProcessorCount": "15", "major": "8",
+        "maxThreadsPerMultiProcessor": "1536", "maxBlocksPerMultiProcessor": "8",
+        "regsPerBlock": "32768", "regsPerMultiprocessor": "32768",
+        "sharedMemPerBlock": "49152", "sharedMemPerMultiprocessor": "49152",
+        "l2CacheSize": "786432", "memoryBusWidth": "384"}
+    assert "properties agreeing with their attribute: 110 of 110" in out
 
 
 def test_unsupported_call_fails_with_a_message_naming_it(build):

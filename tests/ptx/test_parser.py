@@ -278,6 +278,14 @@ def test_special_registers_and_symbols(hand: Module) -> None:
         Operand(OpKind.SPECIAL, name="%envreg3"), _sym("smem")]
 
 
+def test_warp_sz_reads_as_the_warp_size() -> None:
+    # PTX ISA §4.4: WARP_SZ is a predefined identifier (a run-time constant, the warp size),
+    # what NVVM writes for CUDA's warpSize; a warpsim warp has 32 threads.
+    mov, add = _insts("mov.u32 %r1, WARP_SZ;\nadd.s32 %r2, %r1, WARP_SZ;")
+    assert mov.srcs == (_imm(32),)
+    assert add.srcs[1] == _imm(32)
+
+
 def test_address_forms(hand: Module) -> None:
     r = hand.functions["kern"].reg_ids
     assert _find(hand, "ld.param.u64").srcs == (_addr(_sym("kern_param_0")),)

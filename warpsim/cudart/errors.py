@@ -28,7 +28,7 @@ LAUNCH_FAILURE = 719
 NOT_SUPPORTED = 801
 
 NO_STICKY = frozenset({"__register_fatbin", "__register_function", "__register_var",
-                       "__props", "__classify", "cudaDeviceReset"})
+                       "__props", "__attributes", "__classify", "cudaDeviceReset"})
 """Calls that still work after a sticky error (registration and queries)."""
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.cudart import errors as ce
+from warpsim.cudart.attributes import UNKNOWN, attribute_values
 from warpsim.cudart.handlers import api
 from warpsim.errors import WarpsimError
 from warpsim.runtime import DeviceMemoryError
@@ -308,22 +309,32 @@ class ResourcesMixin:
                 "l2": cfg.l2.size_bytes * cfg.l2.n_slices_per_channel * cfg.dram.n_channels,
                 "clock_khz": int(cfg.clocks.core_mhz * 1000),
                 "mem_khz": int(cfg.clocks.dram_mhz * 1000),
-                "bus_bits": cfg.dram.n_channels * cfg.dram.bus_width_bytes * 8}
+                "bus_bits": (cfg.dram.n_channels * cfg.dram.n_chips_per_channel *
+                             cfg.dram.bus_width_bytes * 8)}
+
+    def attributes(self) -> dict[int, int]:
+        """``cudaDeviceAttr`` number -> value, every attribute (``attributes.py``)."""
+        return attribute_values(self.device, self.sm_resources())
 
     @api("__props")
     def _props(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        """The device name and the properties without an attribute (total memory); every
+        other ``cudaDeviceProp`` field is filled from ``__attributes``."""
         d = self.device
-        sm = self.sm_resources()
-        major, minor = divmod(int(d.arch.removeprefix("sm_").rstrip("af")), 10)
-        values = [d.memory_bytes, d.max_shared_per_block_bytes, d.regs_per_block, 32,
-                  d.max_threads_per_block, *d.max_block_dims, *d.max_grid_dims, 65536,
-                  major, minor, sm["sms"], sm["threads"], sm["shmem"], sm["registers"],
-                  sm["l2"], sm["clock_khz"], sm["mem_khz"], sm["bus_bits"], sm["ctas"],
-                  d.max_shared_per_block_bytes]
         cfg = d.gpu_config
         name = f"warpsim {cfg.name} (simulated)" if cfg is not None else \
             "warpsim functional GPU (simulated)"
-        return (0, [int(v) for v in values], name.encode())
+        return (0, [int(d.memory_bytes)], name.encode())
+
+    @api("__attributes")
+    def _attributes(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        """Every attribute as one little-endian int64 per number from 0 to the largest, and
+        ``UNKNOWN`` for the numbers that name none."""
+        values = self.attributes()
+        table = np.full(max(values) + 1, UNKNOWN, np.int64)
+        for number, value in values.items():
+            table[number] = value
+        return (0, [len(table)], table.astype("<i8").tobytes())
 
     def _regs(self, kernel: Any) -> int:
         try:

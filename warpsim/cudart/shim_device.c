@@ -8,11 +8,15 @@
 
 /* ---------------------------------------------------------------- device properties */
 
-enum { P_GLOBAL, P_SHMEM_BLOCK, P_REGS_BLOCK, P_WARP, P_MAX_TPB, P_BDX, P_BDY, P_BDZ, P_GDX,
-       P_GDY, P_GDZ, P_CONST, P_MAJOR, P_MINOR, P_SMS, P_MAX_TPSM, P_SHMEM_SM, P_REGS_SM,
-       P_L2, P_CLOCK_KHZ, P_MEMCLOCK_KHZ, P_BUS_BITS, P_MAX_BPSM, P_SHMEM_OPTIN, P_N };
+/* Every cudaDeviceAttr value comes from the simulator (attributes.py) in one table indexed
+ * by the attribute's number; cudaGetDeviceProperties fills each field that has an attribute
+ * from the same table, so the two always agree. Numbers, not the header's enum names, so
+ * that the library builds against older headers too. */
+#define WS_N_ATTR 256
+#define WS_ATTR_UNKNOWN INT64_MIN
 
-static uint64_t ws_props[P_N];
+static int64_t ws_attr[WS_N_ATTR];
+static uint64_t ws_total_mem;
 static char ws_name[256];
 static int ws_props_ok = 0;
 
@@ -20,15 +24,26 @@ static cudaError_t ws_load_props(void) {
     if (ws_props_ok) return cudaSuccess;
     ws_reply r;
     ws_call("__props", NULL, 0, NULL, 0, &r);
-    if (r.status == cudaSuccess && r.n >= P_N) {
-        memcpy(ws_props, r.v, sizeof ws_props);
-        memset(ws_name, 0, sizeof ws_name);
-        memcpy(ws_name, r.blob, r.blob_len < 255 ? r.blob_len : 255);
+    if (r.status != cudaSuccess || r.n < 1) {
+        free(r.blob);
+        return ws_ret(r.status ? r.status : cudaErrorUnknown);
+    }
+    ws_total_mem = r.v[0];
+    memset(ws_name, 0, sizeof ws_name);
+    memcpy(ws_name, r.blob, r.blob_len < 255 ? r.blob_len : 255);
+    free(r.blob);
+    ws_call("__attributes", NULL, 0, NULL, 0, &r);
+    if (r.status == cudaSuccess) {
+        for (int i = 0; i < WS_N_ATTR; i++) ws_attr[i] = WS_ATTR_UNKNOWN;
+        uint64_t n = r.blob_len / 8 < WS_N_ATTR ? r.blob_len / 8 : WS_N_ATTR;
+        memcpy(ws_attr, r.blob, n * 8);
         ws_props_ok = 1;
     }
     free(r.blob);
     return ws_ret(r.status);
 }
+
+#define A(n) ((int)ws_attr[n])
 
 WS_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     if (device != 0) return ws_ret(cudaErrorInvalidDevice);
@@ -36,32 +51,98 @@ WS_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int devi
     if (st) return st;
     memset(p, 0, sizeof *p);
     memcpy(p->name, ws_name, sizeof ws_name);
-    p->totalGlobalMem = ws_props[P_GLOBAL];
-    p->sharedMemPerBlock = ws_props[P_SHMEM_BLOCK];
-    p->regsPerBlock = (int)ws_props[P_REGS_BLOCK];
-    p->warpSize = (int)ws_props[P_WARP];
-    p->memPitch = 1ull << 31;
-    p->maxThreadsPerBlock = (int)ws_props[P_MAX_TPB];
+    p->totalGlobalMem = ws_total_mem;
+    p->sharedMemPerBlock = (size_t)A(8);
+    p->regsPerBlock = A(12);
+    p->warpSize = A(10);
+    p->memPitch = (size_t)A(11);
+    p->maxThreadsPerBlock = A(1);
     for (int i = 0; i < 3; i++) {
-        p->maxThreadsDim[i] = (int)ws_props[P_BDX + i];
-        p->maxGridSize[i] = (int)ws_props[P_GDX + i];
+        p->maxThreadsDim[i] = A(2 + i);
+        p->maxGridSize[i] = A(5 + i);
     }
-    p->totalConstMem = ws_props[P_CONST];
-    p->major = (int)ws_props[P_MAJOR];
-    p->minor = (int)ws_props[P_MINOR];
-    p->textureAlignment = 512;
-    p->texturePitchAlignment = 32;
-    p->multiProcessorCount = (int)ws_props[P_SMS];
-    p->concurrentKernels = 0;
-    p->asyncEngineCount = 0;
-    p->unifiedAddressing = 1;
-    p->memoryBusWidth = (int)ws_props[P_BUS_BITS];
-    p->l2CacheSize = (int)ws_props[P_L2];
-    p->maxThreadsPerMultiProcessor = (int)ws_props[P_MAX_TPSM];
-    p->sharedMemPerMultiprocessor = ws_props[P_SHMEM_SM];
-    p->regsPerMultiprocessor = (int)ws_props[P_REGS_SM];
-    p->sharedMemPerBlockOptin = ws_props[P_SHMEM_OPTIN];
-    p->maxBlocksPerMultiProcessor = (int)ws_props[P_MAX_BPSM];
+    p->totalConstMem = (size_t)A(9);
+    p->major = A(75);
+    p->minor = A(76);
+    p->textureAlignment = (size_t)A(14);
+    p->texturePitchAlignment = (size_t)A(51);
+    p->multiProcessorCount = A(16);
+    p->integrated = A(18);
+    p->canMapHostMemory = A(19);
+    p->maxTexture1D = A(21);
+    p->maxTexture1DMipmap = A(77);
+    p->maxTexture2D[0] = A(22); p->maxTexture2D[1] = A(23);
+    p->maxTexture2DMipmap[0] = A(73); p->maxTexture2DMipmap[1] = A(74);
+    for (int i = 0; i < 3; i++) {
+        p->maxTexture2DLinear[i] = A(70 + i);
+        p->maxTexture3D[i] = A(24 + i);
+        p->maxTexture3DAlt[i] = A(47 + i);
+        p->maxTexture2DLayered[i] = A(27 + i);
+        p->maxSurface3D[i] = A(58 + i);
+        p->maxSurface2DLayered[i] = A(63 + i);
+    }
+    p->maxTexture2DGather[0] = A(45); p->maxTexture2DGather[1] = A(46);
+    p->maxTextureCubemap = A(52);
+    p->maxTexture1DLayered[0] = A(42); p->maxTexture1DLayered[1] = A(43);
+    p->maxTextureCubemapLayered[0] = A(53); p->maxTextureCubemapLayered[1] = A(54);
+    p->maxSurface1D = A(55);
+    p->maxSurface2D[0] = A(56); p->maxSurface2D[1] = A(57);
+    p->maxSurface1DLayered[0] = A(61); p->maxSurface1DLayered[1] = A(62);
+    p->maxSurfaceCubemap = A(66);
+    p->maxSurfaceCubemapLayered[0] = A(67); p->maxSurfaceCubemapLayered[1] = A(68);
+    p->surfaceAlignment = (size_t)A(30);
+    p->concurrentKernels = A(31);
+    p->ECCEnabled = A(32);
+    p->pciBusID = A(33);
+    p->pciDeviceID = A(34);
+    p->pciDomainID = A(50);
+    p->tccDriver = A(35);
+    p->asyncEngineCount = A(40);
+    p->unifiedAddressing = A(41);
+    p->memoryBusWidth = A(37);
+    p->l2CacheSize = A(38);
+    p->persistingL2CacheMaxSize = A(108);
+    p->maxThreadsPerMultiProcessor = A(39);
+    p->streamPrioritiesSupported = A(78);
+    p->globalL1CacheSupported = A(79);
+    p->localL1CacheSupported = A(80);
+    p->sharedMemPerMultiprocessor = (size_t)A(81);
+    p->regsPerMultiprocessor = A(82);
+    p->managedMemory = A(83);
+    p->isMultiGpuBoard = A(84);
+    p->multiGpuBoardGroupID = A(85);
+    p->hostNativeAtomicSupported = A(86);
+    p->pageableMemoryAccess = A(88);
+    p->concurrentManagedAccess = A(89);
+    p->computePreemptionSupported = A(90);
+    p->canUseHostPointerForRegisteredMem = A(91);
+    p->cooperativeLaunch = A(95);
+    p->sharedMemPerBlockOptin = (size_t)A(97);
+    p->pageableMemoryAccessUsesHostPageTables = A(100);
+    p->directManagedMemAccessFromHost = A(101);
+    p->maxBlocksPerMultiProcessor = A(106);
+    p->accessPolicyMaxWindowSize = A(109);
+    p->reservedSharedMemPerBlock = (size_t)A(111);
+    p->hostRegisterSupported = A(99);
+    p->sparseCudaArraySupported = A(112);
+    p->hostRegisterReadOnlySupported = A(113);
+    p->timelineSemaphoreInteropSupported = A(114);
+    p->memoryPoolsSupported = A(115);
+    p->gpuDirectRDMASupported = A(116);
+    p->gpuDirectRDMAFlushWritesOptions = (unsigned)A(117);
+    p->gpuDirectRDMAWritesOrdering = A(118);
+    p->memoryPoolSupportedHandleTypes = (unsigned)A(119);
+    p->deferredMappingCudaArraySupported = A(121);
+    p->ipcEventSupported = A(125);
+    p->clusterLaunch = A(120);
+    p->unifiedFunctionPointers = 0;  /* no attribute; indirect calls are not supported */
+    p->deviceNumaConfig = A(130);
+    p->deviceNumaId = A(131);
+    p->mpsEnabled = A(133);
+    p->hostNumaId = A(134);
+    p->gpuPciDeviceID = (unsigned)A(139);
+    p->gpuPciSubsystemID = (unsigned)A(140);
+    p->hostNumaMultinodeIpcSupported = A(143);
     return cudaSuccess;
 }
 
@@ -90,9 +171,10 @@ WS_EXPORT cudaError_t cudaGetDeviceProperties_v2(void *out, int device) {
         q->maxThreadsDim[i] = p.maxThreadsDim[i];
         q->maxGridSize[i] = p.maxGridSize[i];
     }
-    q->clockRate = (int)ws_props[P_CLOCK_KHZ]; q->totalConstMem = p.totalConstMem;
+    q->clockRate = A(13); q->totalConstMem = p.totalConstMem;
     q->major = p.major; q->minor = p.minor; q->textureAlignment = p.textureAlignment;
     q->texturePitchAlignment = p.texturePitchAlignment;
+    q->deviceOverlap = A(15);
     q->multiProcessorCount = p.multiProcessorCount;
     return cudaSuccess;
 }
@@ -102,49 +184,18 @@ WS_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     if (device != 0) return ws_ret(cudaErrorInvalidDevice);
     cudaError_t st = ws_load_props();
     if (st) return st;
-    uint64_t v;
-    switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: v = ws_props[P_MAX_TPB]; break;
-    case cudaDevAttrMaxBlockDimX: v = ws_props[P_BDX]; break;
-    case cudaDevAttrMaxBlockDimY: v = ws_props[P_BDY]; break;
-    case cudaDevAttrMaxBlockDimZ: v = ws_props[P_BDZ]; break;
-    case cudaDevAttrMaxGridDimX: v = ws_props[P_GDX]; break;
-    case cudaDevAttrMaxGridDimY: v = ws_props[P_GDY]; break;
-    case cudaDevAttrMaxGridDimZ: v = ws_props[P_GDZ]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: v = ws_props[P_SHMEM_BLOCK]; break;
-    case cudaDevAttrTotalConstantMemory: v = ws_props[P_CONST]; break;
-    case cudaDevAttrWarpSize: v = ws_props[P_WARP]; break;
-    case cudaDevAttrMaxRegistersPerBlock: v = ws_props[P_REGS_BLOCK]; break;
-    case cudaDevAttrClockRate: v = ws_props[P_CLOCK_KHZ]; break;
-    case cudaDevAttrMultiProcessorCount: v = ws_props[P_SMS]; break;
-    case cudaDevAttrMemoryClockRate: v = ws_props[P_MEMCLOCK_KHZ]; break;
-    case cudaDevAttrGlobalMemoryBusWidth: v = ws_props[P_BUS_BITS]; break;
-    case cudaDevAttrL2CacheSize: v = ws_props[P_L2]; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = ws_props[P_MAX_TPSM]; break;
-    case cudaDevAttrComputeCapabilityMajor: v = ws_props[P_MAJOR]; break;
-    case cudaDevAttrComputeCapabilityMinor: v = ws_props[P_MINOR]; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = ws_props[P_SHMEM_SM]; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: v = ws_props[P_REGS_SM]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = ws_props[P_SHMEM_OPTIN]; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: v = ws_props[P_MAX_BPSM]; break;
-    case cudaDevAttrUnifiedAddressing: v = 1; break;
-    case cudaDevAttrTextureAlignment: v = 512; break;
-    case cudaDevAttrTexturePitchAlignment: v = 32; break;
-    case cudaDevAttrMaxPitch: v = 1ull << 31; break;
-    case cudaDevAttrConcurrentKernels: case cudaDevAttrManagedMemory:
-    case cudaDevAttrAsyncEngineCount: case cudaDevAttrEccEnabled: case cudaDevAttrIntegrated:
-    case cudaDevAttrCanMapHostMemory: case cudaDevAttrCooperativeLaunch:
-    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId:
-        v = 0; break;
-    default: {
-        char what[96];
-        snprintf(what, sizeof what, "cudaDeviceGetAttribute(attribute %d)", (int)attr);
-        return ws_ret(warpsim_unsupported(what));
+    int n = (int)attr;
+    if (n < 0 || n >= WS_N_ATTR || ws_attr[n] == WS_ATTR_UNKNOWN) {
+        fprintf(stderr, "warpsim: cudaDeviceGetAttribute: %d is not a cudaDeviceAttr "
+                "(the CUDA 12/13 runtime numbers them 1 to 160)\n", n);
+        return ws_ret(cudaErrorInvalidValue);
     }
-    }
-    *value = (int)v;
+    if (value == NULL) return ws_ret(cudaErrorInvalidValue);
+    *value = (int)ws_attr[n];
     return cudaSuccess;
 }
+
+#undef A
 
 WS_EXPORT cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
 WS_EXPORT cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }

@@ -8,6 +8,10 @@ Assumptions:
   [A] The participating lanes are the executing lanes (active and guard true) that are also in
       ``membermask``; a ``shfl`` from a lane that does not participate reads that lane's
       current register value (the ISA leaves it undefined).
+  Each lane's membermask is its own: lanes of one warp that execute one ``vote``/``redux``/
+  ``match`` with different masks (the groups of a labelled partition) form separate groups,
+  each reduced over its own participants (the ISA: a thread waits for the threads of *its*
+  membermask that execute the instruction with the same membermask).
 """
 
 from __future__ import annotations
@@ -40,10 +44,6 @@ def _warp_vals(bs: Any, g: Any, spec: Any, dtype: Any = np.uint32) -> np.ndarray
     if isinstance(spec, int):
         return g.warp_view(bs.regs[spec])
     return np.full((g.nw, 32), spec, dtype=dtype)
-
-
-def _bits_of(masks: np.ndarray) -> np.ndarray:
-    return (masks[:, None] & _BITS) != 0
 
 
 def _write(bs: Any, g: Any, r: int, vals: np.ndarray, tsel: Any, lanes: np.ndarray | None,
@@ -92,14 +92,21 @@ def build_warp_op(inst: Instruction, ctx: Any) -> Any:
 
 
 def _member(bs: Any, g: Any, spec: Any) -> np.ndarray:
-    """Per-warp membermask (taken from the warp's first lane for a register operand)."""
+    """[n_warps, 32] membermask of each lane: a register operand may differ between lanes
+    (a labelled partition's groups execute one instruction together, each lane naming its
+    own group), an immediate is the same for all."""
     if spec is None:
-        return np.full(g.nw, 0xFFFFFFFF, np.uint32)
+        return np.full((g.nw, 32), 0xFFFFFFFF, np.uint32)
     if isinstance(spec, int):
-        v = g.warp_view(bs.regs[spec])
-        return np.bitwise_or.reduce(np.where(_bits_of(g.masks), v, 0), axis=1).astype(
-            np.uint32)
-    return np.full(g.nw, spec, np.uint32)
+        return g.warp_view(bs.regs[spec]).astype(np.uint32, copy=False)
+    return np.full((g.nw, 32), spec, np.uint32)
+
+
+def _groups(masks: np.ndarray, member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each lane's participants, the executing lanes of its membermask: ([n_warps, 32] mask,
+    [n_warps, 32 lanes, 32 participants] bool)."""
+    partm = (masks[:, None] & member).astype(np.uint32)
+    return partm, (partm[:, :, None] & _BITS) != 0
 
 
 def _build_shfl(inst: Instruction, ctx: Any) -> Any:
@@ -163,7 +170,7 @@ def _build_vote(inst: Instruction, ctx: Any) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
-        part = masks & _member(bs, g, member)
+        part = masks[:, None] & _member(bs, g, member)  # [n_warps, lane]
         if isinstance(src, int):
             p = g.warp_view(bs.regs[src])
             if neg:
@@ -171,17 +178,15 @@ def _build_vote(inst: Instruction, ctx: Any) -> Any:
         else:
             p = np.full((g.nw, 32), bool(src))
         bits = (np.packbits(np.ascontiguousarray(p), axis=1, bitorder="little")
-                .view("<u4").reshape(g.nw).astype(np.uint32) & part)
+                .view("<u4").reshape(g.nw, 1).astype(np.uint32) & part)
         if mode == "ballot":
-            res = np.repeat(bits[:, None], 32, axis=1)
+            res = bits
+        elif mode == "all":
+            res = bits == part
+        elif mode == "any":
+            res = bits != 0
         else:
-            if mode == "all":
-                r = bits == part
-            elif mode == "any":
-                r = bits != 0
-            else:
-                r = (bits == part) | (bits == 0)
-            res = np.repeat(r[:, None], 32, axis=1)
+            res = (bits == part) | (bits == 0)
         _write(bs, g, dreg, res, tsel, lanes, whole)
     return run
 
@@ -197,24 +202,23 @@ def _build_redux(inst: Instruction, ctx: Any) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
-        part = _bits_of(masks & _member(bs, g, member))
-        v = _warp_vals(bs, g, a)
+        _, part = _groups(masks, _member(bs, g, member))  # [n_warps, lane, participant]
+        v = _warp_vals(bs, g, a)[:, None, :]
         if mode == "add":
-            r = np.where(part, v, 0).sum(axis=1, dtype=np.uint64).astype(np.uint32)
+            r = np.where(part, v, 0).sum(axis=2, dtype=np.uint64).astype(np.uint32)
         elif mode in ("min", "max"):
             sv = v.view(np.int32) if typ == "s32" else v
             info = np.iinfo(sv.dtype)
             fill = info.max if mode == "min" else info.min
             f = np.min if mode == "min" else np.max
-            r = f(np.where(part, sv, fill), axis=1).astype(sv.dtype).view(np.uint32)
+            r = f(np.where(part, sv, fill), axis=2).astype(sv.dtype).view(np.uint32)
         elif mode == "and":
-            r = np.bitwise_and.reduce(np.where(part, v, np.uint32(0xFFFFFFFF)), axis=1)
+            r = np.bitwise_and.reduce(np.where(part, v, np.uint32(0xFFFFFFFF)), axis=2)
         elif mode == "or":
-            r = np.bitwise_or.reduce(np.where(part, v, np.uint32(0)), axis=1)
+            r = np.bitwise_or.reduce(np.where(part, v, np.uint32(0)), axis=2)
         else:
-            r = np.bitwise_xor.reduce(np.where(part, v, np.uint32(0)), axis=1)
-        res = np.repeat(r.astype(np.uint32)[:, None], 32, axis=1)
-        _write(bs, g, dreg, res, tsel, lanes, whole)
+            r = np.bitwise_xor.reduce(np.where(part, v, np.uint32(0)), axis=2)
+        _write(bs, g, dreg, r.astype(np.uint32), tsel, lanes, whole)
     return run
 
 
@@ -230,20 +234,16 @@ def _build_match(inst: Instruction, ctx: Any) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, lanes, masks, whole, _ = _exec_lanes(g, pred, exm)
-        partm = masks & _member(bs, g, member)
-        part = _bits_of(partm)
+        partm, part = _groups(masks, _member(bs, g, member))
         v = _warp_vals(bs, g, a, np.uint64 if typ == "b64" else np.uint32)
-        eq = (v[:, :, None] == v[:, None, :]) & part[:, None, :]
+        eq = (v[:, :, None] == v[:, None, :]) & part
         m = (np.packbits(np.ascontiguousarray(eq), axis=2, bitorder="little")
              .view("<u4").reshape(g.nw, 32).astype(np.uint32))
         if mode == "any":
-            res = m
-            _write(bs, g, dreg, res, tsel, lanes, whole)
+            _write(bs, g, dreg, m, tsel, lanes, whole)
             return
-        alleq = (m == partm[:, None]) | ~part
-        ok = alleq.all(axis=1)
-        res = np.where(ok[:, None], partm[:, None], np.uint32(0)).astype(np.uint32)
-        _write(bs, g, dreg, np.broadcast_to(res, (g.nw, 32)).copy(), tsel, lanes, whole)
+        ok = m == partm  # every participant of the lane's group holds the lane's value
+        _write(bs, g, dreg, np.where(ok, partm, np.uint32(0)), tsel, lanes, whole)
         if preg >= 0:
-            _write(bs, g, preg, np.repeat(ok[:, None], 32, axis=1), tsel, lanes, whole)
+            _write(bs, g, preg, ok, tsel, lanes, whole)
     return run

@@ -33,6 +33,9 @@ _SPECIAL_PREFIXES = ("%envreg", "%pm", "%clusterid", "%nclusterid", "%cluster_",
 _TEX_FAMILY = frozenset({"tex", "tld4", "suld", "sust", "sured", "txq", "suq"})
 _MAX_REGS = 1 << 20
 _SINK = Operand(OpKind.SINK)
+_WARP_SZ = Operand(OpKind.IMM, value=32)
+"""``WARP_SZ``, PTX's predefined identifier for the warp size (PTX ISA §4.4, the table of
+predefined identifiers): warpsim's warps have 32 threads, so it reads as the immediate 32."""
 _NO_DST_BAR = frozenset({"bar", "barrier"})
 _DST_KINDS = frozenset({OpKind.REG, OpKind.VECTOR, OpKind.SINK})
 """A first operand of another kind (address, immediate, label...) is read, not written."""
@@ -451,6 +454,8 @@ class StatementParser:
                 ops.append(_SINK)
             elif tok[0] == ".":
                 raise self.err("expected an operand", i)
+            elif tok == "WARP_SZ" and tok not in b.vars and tok not in self.module.variables:
+                ops.append(_WARP_SZ)  # PTX's predefined run-time constant: the warp size
             else:
                 ops.append(self.symbol(b, tok, i))
         elif kind == "N":
