@@ -41,6 +41,7 @@ from warpsim.timing.consts import (
     MK_NONE,
 )
 from warpsim.timing.driver import TimingSimulator
+from warpsim.timing.fields import F_WARP_AGE, F_WARP_CTA
 
 X = Inst("exit", kind=EXIT)
 
@@ -478,3 +479,54 @@ def test_the_core_and_the_mechanism_share_the_port():
     assert r.stats["preload_back_w0"] == 201
     assert r.stats["mech_mem_lines"] == 1
     assert r.stats["gpgpu_n_load_insn"] == 32
+
+
+# -- read-only view of the core state ------------------------------------------------------------
+@jit
+def _record_age(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
+    out, warp_state = hs
+    out[warp] = warp_state[sm, warp, F_WARP_AGE] * 1000 + warp_state[sm, warp, F_WARP_CTA]
+    return ISSUE_EXECUTE, np.int64(0)
+
+
+class SeeWarpAges(Mechanism):
+    """Reads the engine's warp table (dispatch age, CTA slot) through ``bind_core``."""
+
+    name = "see"
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.hooks = self.hooks._replace(on_issue=_record_age)
+
+    def start_launch(self, info):
+        return {"out": np.full(4, -1, np.int64)}
+
+    def bind_core(self, launch_state, core):
+        launch_state["warp"] = core.warp
+
+    def hook_state(self, launch_state, rec_cols, rec_base):
+        return launch_state["out"], launch_state["warp"]
+
+    def finish_launch(self, launch_state, counts):
+        return {f"see_w{w}": int(v) for w, v in enumerate(launch_state["out"])}
+
+
+def test_a_mechanism_reads_the_core_state_through_read_only_views():
+    # three 1-warp CTAs dispatched at 0, 1, 2 into warp slots 0, 1, 2 and CTA slots 0, 1, 2:
+    # dispatch ages 0, 1, 2
+    insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
+    r = _timed(SeeWarpAges, insts, [[rec(0), rec(1)] for _ in range(3)])
+    assert [r.stats[f"see_w{w}"] for w in range(3)] == [0, 1001, 2002]
+    assert r.stats["see_w3"] == -1
+
+
+def test_the_core_views_refuse_writes():
+    from warpsim.timing.state import make_core_state, read_only_view
+    from warpsim.timing.static import build_static
+
+    insts = [X]
+    cfg = small_config()
+    view = read_only_view(make_core_state(cfg, build_static(FakeProgram(insts),
+                                                            FakeAlloc(insts), cfg), 1))
+    with pytest.raises(ValueError, match="read-only"):
+        view.warp[0, 0, F_WARP_AGE] = 5

@@ -8,7 +8,8 @@ timing driver calls, in order:
 1. ``compile_pass(program, alloc)`` once per kernel (may return a renumbered allocation);
 2. ``ctas_per_sm(cta_threads, regs_per_thread, shmem_bytes, baseline)`` per launch: the CTA
    slots per SM the dispatcher may fill (``baseline``: the occupancy limit without it);
-3. ``start_launch(info) -> launch_state`` (any Python object kept for the launch);
+3. ``start_launch(info) -> launch_state`` (any Python object kept for the launch), then
+   ``bind_core(launch_state, core)`` with the engine's state as read-only views;
 4. ``record_columns(launch_state, chunk)`` per trace chunk: ``int64[n_records, K]`` with
    ``K = n_record_columns``, one row per record of the chunk in the order the engine replays
    them (``chunk.order``, i.e. per warp contiguous), or None when ``K == 0``;
@@ -63,6 +64,14 @@ class Mechanism:
     def start_launch(self, info: LaunchInfo) -> Any:
         """Per-launch Python-side state (default: the ``LaunchInfo``)."""
         return info
+
+    def bind_core(self, launch_state: Any, core: Any) -> None:
+        """Called once per launch after ``start_launch`` with the engine's ``CoreState`` as
+        read-only views (``timing/state.py``; live: they show the state as the run goes). A
+        mechanism that needs to see core state (a warp's CTA slot, age, scoreboard...) keeps
+        the arrays it needs in its launch state and passes them in ``hook_state``; writing
+        through them is an error. Default: nothing."""
+        return None
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray | None:
         """Per-record columns of one trace chunk (default: none)."""

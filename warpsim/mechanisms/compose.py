@@ -180,6 +180,10 @@ class CompositeMechanism(Mechanism):
     def start_launch(self, info: Any) -> list[Any]:
         return [m.start_launch(info) for m in self.parts]
 
+    def bind_core(self, launch_state: Any, core: Any) -> None:
+        for m, s in zip(self.parts, launch_state, strict=True):
+            m.bind_core(s, core)
+
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray | None:
         cols = [np.asarray(m.record_columns(s, chunk), np.int64)
                 for m, s in zip(self.parts, launch_state, strict=True) if m.n_record_columns]

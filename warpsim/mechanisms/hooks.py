@@ -81,7 +81,8 @@ Memory port (a mechanism's own traffic through the SM's L1 port: register preloa
   written back).
 
 ``compile_pass`` and the per-launch life cycle are Python methods of the mechanism
-(``base.py``).
+(``base.py``). Hooks see the engine's state only through ``hs``: ``Mechanism.bind_core`` gives
+the mechanism read-only views of the core state to put there.
 """
 
 from __future__ import annotations

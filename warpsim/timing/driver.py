@@ -39,7 +39,13 @@ from warpsim.timing.fields import (
     F_WARP_CTA,
     F_WARP_VALID,
 )
-from warpsim.timing.state import CoreState, TraceWindow, empty_window, make_core_state
+from warpsim.timing.state import (
+    CoreState,
+    TraceWindow,
+    empty_window,
+    make_core_state,
+    read_only_view,
+)
 from warpsim.timing.static import StaticTables, build_static
 
 __all__ = ["BRANCH_BUBBLE_CYCLES", "MemSystem", "TimingResult", "TimingSimulator",
@@ -290,6 +296,7 @@ class TimingSimulator:
             lw.mech_state = mech.start_launch(self._launch_info(
                 program, alloc, tables, kernel, n_ctas, cta_threads, lw.wpc, regs_per_thread,
                 shmem_bytes, n_per_sm, base_n))
+            mech.bind_core(lw.mech_state, read_only_view(lw.state))
         self._launch = lw
 
     def _launch_info(self, program: Any, alloc: Any, tables: StaticTables, kernel: str,
@@ -446,6 +453,8 @@ class TimingSimulator:
             self._warm_state = self.mechanism.start_launch(self._launch_info(
                 None, None, tables, "<warm-up>", 0, 1, 1, 1, 0, 1, 1))
         state = make_core_state(self.cfg, tables, 0, self.mech_banks())
+        if self.mechanism is not None:
+            self.mechanism.bind_core(self._warm_state, read_only_view(state))
         state.sc[tc.SC_FINAL] = 1
         window = empty_window(1)
         ms = self.memsys.make_mem_state(self.cfg)

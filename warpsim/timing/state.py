@@ -19,7 +19,8 @@ from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.static import StaticTables
 
-__all__ = ["INFLIGHT_ENTRIES", "CoreState", "TraceWindow", "empty_window", "make_core_state"]
+__all__ = ["INFLIGHT_ENTRIES", "CoreState", "TraceWindow", "empty_window", "make_core_state",
+           "read_only_view"]
 
 INFLIGHT_ENTRIES = 256
 """[A] In-flight (dispatched, not written back) instructions per SM: the capacity of the
@@ -151,3 +152,14 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
         infl_free=np.ascontiguousarray(np.tile(np.arange(f - 1, -1, -1, dtype=np.int32),
                                                (s, 1))),
         pc_act=np.zeros((int(tables.pc_info.shape[0]), fl.N_ACT_FIELDS), i64), smv=smv)
+
+
+def read_only_view(state: CoreState) -> CoreState:
+    """The same arrays as read-only views (what mechanisms may see: ``Mechanism.bind_core``);
+    a write through them is an error, in numba at compile time."""
+    views = []
+    for a in state:
+        v = a.view()
+        v.setflags(write=False)
+        views.append(v)
+    return CoreState(*views)
