@@ -21,6 +21,7 @@ Rules (in the order the mechanisms are listed; ``hooks.COMBINE``):
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,15 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
 
 def combine_hooks(hook_sets: list[hk.Hooks]) -> hk.Hooks:
     """One ``Hooks`` bundle over the tuple of the mechanisms' states (``hs[i]`` is mechanism
-    ``i``'s), following ``hooks.COMBINE``."""
+    ``i``'s), following ``hooks.COMBINE``. The same hook functions give the same combined
+    functions (cached), so the cycle loop compiled for one combination serves every run of it
+    in the process."""
+    return _combined(tuple(tuple(h) for h in hook_sets))
+
+
+@cache
+def _combined(hook_sets: tuple[tuple[Any, ...], ...]) -> hk.Hooks:
+    hook_sets = tuple(hk.Hooks(*h) for h in hook_sets)
     combined = {}
     for name in hk.Hooks._fields:
         impls = [(i, getattr(h, name)) for i, h in enumerate(hook_sets)
