@@ -29,7 +29,8 @@ Dispatch and warps (warp-level dispatch and release: WarpMan, Xiang's dissertati
   0 warps: it is not started, its CTA slot stays free) and, every simulated cycle before new
   CTAs are considered, for each partially dispatched CTA of the SM, oldest first. A partially
   dispatched CTA holds its CTA slot; its warps not placed yet count as live (not arrived) at
-  its barriers and keep it from completing.
+  its barriers and keep it from completing. Skipped idle cycles are not asked: a mechanism
+  that places warps on time alone bounds the skipping with ``on_cycle_end``.
 - ``on_warp_launch(hs, sm, warp, cta_slot, pos, cycle) -> None``: warp slot ``warp`` starts
   warp ``pos`` (0-based within the CTA) of the CTA placed in CTA slot ``cta_slot``.
 - ``on_warp_exit(hs, sm, warp, cycle) -> None``: the warp issued its last record and every

@@ -6,11 +6,25 @@ registers ``(regs + 3) & ~3`` per thread times the warp-padded CTA size, and sha
 ``n_regs_alloc_granule`` generalises the ``& ~3``) and ``issue_block2core`` (one CTA per SM per
 cycle, SMs visited round robin after the last one that received a CTA); barriers per warp
 arrival (exited warps count as arrived), hardware warp slots freed when the whole CTA completes.
+Warp-level dispatch and release (the seam for WarpMan, Xiang's dissertation §3.4, Figs. 30-31):
+the ``warps_to_place`` hook may start a CTA with only its first warps (warp-id order); the
+dispatcher offers free warp slots to the SM's partially dispatched CTAs (per-CTA field
+``N_PLACED``, per-SM count ``N_PARTIAL``, launch-wide ``SC_N_PARTIAL`` so the baseline never
+scans) every cycle before it considers a new CTA, and the ``release_warp_slot`` hook may free an
+exited warp's slot at its exit. A CTA's warps not placed yet count as live: its barriers wait
+for them and it completes only when every warp was placed and exited.
 Assumptions:
   [A] ``bar.arrive`` and a barrier's thread count are not modelled: every ``bar.sync`` waits for
       all live warps of the CTA (the functional executor already checked the program).
   [A] A warp exits when it has issued its last trace record and every issued instruction has
       written back (stores: once their lines were sent).
+  [A] Warps of a partially dispatched CTA are placed on the lowest free warp slots in the cycle
+      the hook allows it, at the dispatch stage (after the SMs ticked), like a whole CTA; they
+      decode from the next cycle. Several partially dispatched CTAs of an SM are offered slots
+      oldest (lowest CTA id) first; SMs in index order (the resources are per SM).
+  [A] Registers and shared memory are not tracked by the engine beyond the CTAs-per-SM
+      occupancy: a mechanism allocating them per warp keeps its own account (its hooks see
+      every warp launch and exit) and answers ``warps_to_place`` from it.
 """
 
 from __future__ import annotations
