@@ -9,8 +9,10 @@ are the same functions alone or combined. A hook only the no-op implements stays
 an unused hook point costs nothing.
 Rules (in the order the mechanisms are listed; ``hooks.COMBINE``):
   chain: each gets the previous one's result in place of the baseline value (``cta_fit``'s
-    ``fits``, ``issue_priority``'s key, ``operand_bank``/``dest_bank``'s bank (a -1 stops the
-    chain), ``unit_choice``'s pair); and/all/sum/min: as named; ``on_operand_read``: 1 plus each
+    ``fits``, ``warps_to_place``'s ``n``, ``issue_priority``'s key,
+    ``operand_bank``/``dest_bank``'s bank (a -1 stops the chain), ``unit_choice``'s pair);
+    and/or/all/sum/min: as named (``release_warp_slot``, "or": every mechanism is asked, the
+    slot is freed when any says so); ``on_operand_read``: 1 plus each
     one's accesses beyond 1; ``on_issue``: asked in order until one does not say EXECUTE;
     ``poll_parked``: held while any mechanism holds it, else the first non-EXECUTE answer;
     ``extra_operand``: the first register that is not -1; memory port: the first mechanism with
@@ -40,8 +42,10 @@ TAG_SPAN = 1 << 32
 
 _ARGS: dict[str, tuple[str, ...]] = {
     "cta_fit": ("sm", "cta", "fits"),
+    "warps_to_place": ("sm", "cta", "cta_slot", "placed", "n_warps", "free_warps", "n"),
     "on_warp_launch": ("sm", "warp", "cta_slot", "pos", "cycle"),
     "on_warp_exit": ("sm", "warp", "cycle"),
+    "release_warp_slot": ("sm", "warp", "cycle"),
     "on_cta_release": ("sm", "cta_slot", "cycle"),
     "issue_priority": ("sm", "warp", "key"),
     "can_issue": ("sm", "warp", "pc", "cycle"),
@@ -63,8 +67,8 @@ _ARGS: dict[str, tuple[str, ...]] = {
 }
 """Arguments after ``hs`` of every hook point (``hooks.py`` signatures)."""
 
-_CHAIN_VALUE = {"cta_fit": "fits", "issue_priority": "key", "operand_bank": "bank",
-                "dest_bank": "bank"}
+_CHAIN_VALUE = {"cta_fit": "fits", "warps_to_place": "n", "issue_priority": "key",
+                "operand_bank": "bank", "dest_bank": "bank"}
 
 
 def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
@@ -93,6 +97,10 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
     elif rule == "and":
         out += [f"    if not {call(i, f)}:\n        return False" for i, f in impls]
         out.append("    return True")
+    elif rule == "or":  # every one is asked (each may keep its own account), any True wins
+        out.append("    r = False")
+        out += [f"    if {call(i, f)}:\n        r = True" for i, f in impls]
+        out.append("    return r")
     elif rule == "sum":
         out.append("    s = 0")
         out += [f"    s += {call(i, f)}" for i, f in impls] + ["    return s"]

@@ -14,14 +14,30 @@ function that calls it, nothing in between.
 Signatures (``hs`` is the mechanism's state, any numba-typable value; ``sm``, ``warp`` are the SM
 and its warp slot; ``rec`` is the absolute trace record of the instruction; ``cycle`` int64):
 
-Dispatch and warps
-- ``cta_fit(hs, sm, cta, fits) -> bool``: whether CTA ``cta`` may be dispatched to ``sm`` now;
-  ``fits`` is the baseline occupancy decision. A CTA admitted beyond the baseline is still
-  placed only where a CTA slot and enough warp slots are free.
+Dispatch and warps (warp-level dispatch and release: WarpMan, Xiang's dissertation §3.4)
+- ``cta_fit(hs, sm, cta, fits) -> bool``: whether CTA ``cta`` may be started on ``sm`` now
+  (take a CTA slot); ``fits`` is the baseline occupancy decision. A CTA admitted beyond the
+  baseline is started only where a CTA slot is free and ``warps_to_place`` places at least one
+  of its warps; CTAs are offered only to SMs below the CTAs-per-SM occupancy, so a mechanism
+  that starts more CTAs raises it with ``Mechanism.ctas_per_sm`` (WarpMan: the CTA slots).
+- ``warps_to_place(hs, sm, cta, cta_slot, placed, n_warps, free_warps, n) -> int64``: how many
+  more warps of CTA ``cta`` (in CTA slot ``cta_slot``) to place on warp slots now, the next
+  being warp ``placed`` (warp-id order, GPGPU-Sim/WarpMan). ``n_warps`` is the CTA's warp
+  count, ``free_warps`` the SM's free warp slots and ``n`` the baseline answer: every remaining
+  warp (``n_warps - placed``) when they all fit in ``free_warps``, else 0. The engine places
+  ``min(answer, n_warps - placed, free_warps)``. Asked for a CTA about to start (``placed`` 0;
+  0 warps: it is not started, its CTA slot stays free) and, every simulated cycle before new
+  CTAs are considered, for each partially dispatched CTA of the SM, oldest first. A partially
+  dispatched CTA holds its CTA slot; its warps not placed yet count as live (not arrived) at
+  its barriers and keep it from completing. Skipped idle cycles are not asked: a mechanism
+  that places warps on time alone bounds the skipping with ``on_cycle_end``.
 - ``on_warp_launch(hs, sm, warp, cta_slot, pos, cycle) -> None``: warp slot ``warp`` starts
   warp ``pos`` (0-based within the CTA) of the CTA placed in CTA slot ``cta_slot``.
 - ``on_warp_exit(hs, sm, warp, cycle) -> None``: the warp issued its last record and every
   instruction it issued retired (called before ``on_cta_release`` of its CTA).
+- ``release_warp_slot(hs, sm, warp, cycle) -> bool``: after ``on_warp_exit``: whether the
+  exited warp's slot is freed now, for any CTA's next warp (baseline False: GPGPU-Sim frees a
+  CTA's hardware warp slots when the whole CTA completes).
 - ``on_cta_release(hs, sm, cta_slot, cycle) -> None``: the CTA's resources were released.
 
 Issue
@@ -109,6 +125,18 @@ __all__ = ["COMBINE", "HOOK_NAMES", "ISSUE_COMPLETE", "ISSUE_DROP", "ISSUE_EXECU
 def cta_fit(hs, sm, cta, fits):  # pragma: no cover - trivial
     """Baseline: the occupancy decision stands."""
     return fits
+
+
+@jit
+def warps_to_place(hs, sm, cta, cta_slot, placed, n_warps, free_warps, n):  # pragma: no cover
+    """Baseline: every remaining warp of the CTA when they all fit, else none (``n``)."""
+    return n
+
+
+@jit
+def release_warp_slot(hs, sm, warp, cycle):  # pragma: no cover - trivial
+    """Baseline: a warp slot is freed with its whole CTA."""
+    return False
 
 
 @jit
@@ -235,8 +263,10 @@ class Hooks(NamedTuple):
     """The jitted hook functions handed to the engine as one bundle, in pipeline order."""
 
     cta_fit: Any
+    warps_to_place: Any
     on_warp_launch: Any
     on_warp_exit: Any
+    release_warp_slot: Any
     on_cta_release: Any
     issue_priority: Any
     can_issue: Any
@@ -262,8 +292,10 @@ HOOK_NAMES = ("compile_pass", *Hooks._fields)
 
 COMBINE: dict[str, str] = {
     "cta_fit": "chain",          # each gets the previous decision as ``fits``
+    "warps_to_place": "chain",   # each gets the previous count as ``n``
     "on_warp_launch": "all",
     "on_warp_exit": "all",
+    "release_warp_slot": "or",   # freed at exit when any mechanism frees it
     "on_cta_release": "all",
     "issue_priority": "chain",   # each gets the previous key
     "can_issue": "and",
@@ -285,7 +317,8 @@ COMBINE: dict[str, str] = {
 }
 """How the hooks of several mechanisms combine (``mechanisms.compose``), in list order."""
 
-_NOOPS = (cta_fit, on_warp_launch, on_warp_exit, on_cta_release, issue_priority, can_issue,
+_NOOPS = (cta_fit, warps_to_place, on_warp_launch, on_warp_exit, release_warp_slot,
+          on_cta_release, issue_priority, can_issue,
           on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
           result_delay, can_writeback, dest_bank, on_writeback, on_retire, on_cycle_end,
           mem_request, on_mem_sent, on_mem_complete)

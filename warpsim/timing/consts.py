@@ -166,6 +166,7 @@ SC_FAULT_SM = 10
 SC_FAULT_WARP = 11
 SC_FAULT_PC = 12
 SC_PROGRESS = 13
-N_SCALARS = 14
+SC_N_PARTIAL = 14
+N_SCALARS = 15
 
 __all__ += [name for name in dir() if name.startswith(("P_", "SC_"))]

@@ -468,6 +468,25 @@ class TimingSimulator:
         if lw.status == tc.ST_CYCLE_LIMIT:
             raise InternalError(f"timing of {lw.kernel} stopped at the cycle limit "
                                 f"{self.max_cycles}")
+        wpc = int(lw.prm[tc.P_CTA_WARPS])
+        partial = [(sm, c) for sm in range(st.cta.shape[0]) for c in range(st.cta.shape[1])
+                   if st.cta[sm, c, fl.F_CTA_VALID] and st.cta[sm, c, fl.F_CTA_N_PLACED] < wpc]
+        if partial:  # only a mechanism's ``warps_to_place`` leaves a CTA partially dispatched
+            sm, c = partial[0]
+            at_bar = sum(1 for w in range(st.warp.shape[1])
+                         if st.warp[sm, w, F_WARP_VALID] and st.warp[sm, w, F_WARP_CTA] == c
+                         and st.warp[sm, w, F_WARP_AT_BAR])
+            name = self.mechanism.name if self.mechanism is not None else "<hooks>"
+            raise LaunchError(lw.kernel, f"timing deadlocked at cycle "
+                              f"{int(st.sc[tc.SC_CYCLE])} with the {name} mechanism on: CTA "
+                              f"{int(st.cta[sm, c, F_CTA_ID])} on SM {sm} is partially "
+                              f"dispatched ({int(st.cta[sm, c, fl.F_CTA_N_PLACED])} of {wpc} "
+                              f"warps placed, {at_bar} of them waiting at a barrier for the "
+                              "warps not placed) and the mechanism's warps_to_place never "
+                              "places the rest",
+                              hint="a mechanism that starts a CTA partially must place its "
+                                   "remaining warps (free warp slots for them) before the "
+                                   "placed ones can all wait at a barrier")
         waiting = [(sm, w) for sm in range(st.warp.shape[0])
                    for w in range(st.warp.shape[1])
                    if st.warp[sm, w, F_WARP_VALID] and st.warp[sm, w, F_WARP_AT_BAR]]

@@ -51,6 +51,7 @@ from warpsim.timing.consts import (
     SC_FAULT,
     SC_FINAL,
     SC_N_DELIVERED,
+    SC_N_PARTIAL,
     SC_NEXT_CTA,
     ST_CYCLE_LIMIT,
     ST_DONE,
@@ -263,8 +264,10 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
                 counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]
             else:
                 counters[sm, C_SM_IDLE_CYCLES] += 1
-        if _may_dispatch(st, prm, cycle) and tick_dispatch(st, tw, prm, counters, cycle, hs,
-                                                           hooks):
+        # partially dispatched CTAs (a mechanism's ``warps_to_place``) are offered warp slots
+        # every cycle; the baseline never has any
+        if (sc[SC_N_PARTIAL] > 0 or _may_dispatch(st, prm, cycle)) and tick_dispatch(
+                st, tw, prm, counters, cycle, hs, hooks):
             progress = True
         if mem.busy(ms) and mem.tick(ms, counters, cycle):
             progress = True

@@ -31,6 +31,7 @@ __all__ = [
     "F_CTA_ID",
     "F_CTA_N_BAR",
     "F_CTA_N_LIVE",
+    "F_CTA_N_PLACED",
     "F_CTA_VALID",
     "F_CU_LEFT",
     "F_CU_REC",
@@ -76,6 +77,7 @@ __all__ = [
     "F_SM_NEXT_WB",
     "F_SM_N_PARKED",
     "F_SM_N_CTAS",
+    "F_SM_N_PARTIAL",
     "F_SM_N_WARPS",
     "F_TYPE_UNIT_COUNT",
     "F_TYPE_UNIT_START",
@@ -153,7 +155,10 @@ F_CTA_VALID = 0
 F_CTA_ID = 1
 F_CTA_N_LIVE = 2
 F_CTA_N_BAR = 3
-N_CTA_FIELDS = 4
+F_CTA_N_PLACED = 4
+"""Warps of the CTA placed on warp slots so far (positions 0 .. N_PLACED-1, in warp-id order);
+below the CTA's warp count while it is partially dispatched (``warps_to_place`` hook)."""
+N_CTA_FIELDS = 5
 
 # -- bank --------------------------------------------------------------------------------------
 F_BANK_RD_STAMP = 0
@@ -173,7 +178,10 @@ F_SM_LINES_OUT = 6
 F_INFL_NFREE = 7
 F_SM_INFL_HW = 8
 F_SM_N_PARKED = 9
-N_SMV_FIELDS = 10
+F_SM_N_PARTIAL = 10
+"""CTAs of the SM partially dispatched (some warps not placed yet); the dispatcher scans the
+SM's CTA slots for them only while this is positive."""
+N_SMV_FIELDS = 11
 
 # -- idoc_q ------------------------------------------------------------------------------------
 F_IDOC_WARP = 0

@@ -38,7 +38,8 @@ class CoreState(NamedTuple):
     warp: np.ndarray
     """``warp[sm, w, F_WARP_*]`` int64: VALID (1 while resident and not exited), CTA (CTA slot
     holding the warp slot, -1 free; held until the CTA is released, as GPGPU-Sim frees hardware
-    warp ids per CTA), GID (launch-wide warp), POS (absolute record of the next instruction to
+    warp ids per CTA, or freed at the warp's exit when the ``release_warp_slot`` hook says so),
+    GID (launch-wide warp), POS (absolute record of the next instruction to
     issue), END (one past the last record), IBUF (decoded instructions), FETCH_READY (first
     cycle it may decode: the branch hazard), AGE (dispatch order, GTO/oldest), AT_BAR,
     INFLIGHT (issued, not written back), SB_COUNT (pending-write ids), TL_ACTIVE and TL_SEQ
@@ -51,7 +52,9 @@ class CoreState(NamedTuple):
     """``warp_sb_long[sm, w, word]`` uint64: pending writes of long-latency loads."""
     cta: np.ndarray
     """``cta[sm, c, F_CTA_*]`` int64: VALID, ID (linear CTA index), N_LIVE (warps not
-    exited), N_BAR (live warps arrived at the current barrier)."""
+    exited, including warps not placed yet), N_BAR (live warps arrived at the current
+    barrier), N_PLACED (warps placed on warp slots so far; below the CTA's warp count while it
+    is partially dispatched)."""
     cta_done: np.ndarray
     """``cta_done[cta]`` int8: the launch's CTA has finished (driver retires trace chunks)."""
     sched_last: np.ndarray
@@ -85,7 +88,7 @@ class CoreState(NamedTuple):
     LDST_CUR (in-flight slot whose lines the LD/ST unit sends, -1), LDST_LINE (next line),
     LDST_UNIT, NEXT_WB (earliest READY: writeback skip), LINES_OUT (load lines not returned),
     INFL_NFREE, INFL_HW (one past the highest in-flight slot used: the writeback scan's
-    bound)."""
+    bound), N_PARKED, N_PARTIAL (partially dispatched CTAs; ``sc[SC_N_PARTIAL]`` sums them)."""
 
 
 class TraceWindow(NamedTuple):
