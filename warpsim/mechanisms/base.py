@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.mechanisms.hooks import Hooks, noop_hooks
+from warpsim.mechanisms.hooks import Hooks, is_noop, noop_hooks
 from warpsim.timing.launch_info import LaunchInfo
 
 __all__ = ["LaunchInfo", "Mechanism"]
@@ -51,6 +51,11 @@ class Mechanism:
         self.cfg = cfg
         self.hooks: Hooks = noop_hooks()
         """The jitted hooks (``noop_hooks()._replace(on_issue=my_on_issue)``)."""
+
+    @property
+    def uses_memory_port(self) -> bool:
+        """Its ``mem_request`` is not the no-op: the engine offers it the L1 port."""
+        return not is_noop("mem_request", self.hooks.mem_request)
 
     def compile_pass(self, program: Any, alloc: Any) -> Any:
         """The allocation the timing replays (default: ``alloc`` unchanged)."""

@@ -269,7 +269,7 @@ def _validate_mechanisms(sets: list[tuple[tuple[str, Any], ...]]) -> None:
             if name not in REGISTRY:
                 raise ConfigError(f"mechanisms[{i}]", name,
                                   f"one of {', '.join(sorted(REGISTRY)) or '(none registered)'}")
-            config = REGISTRY[name].config
+            config = getattr(REGISTRY[name], "Config", None)
             if config is None or not dataclasses.is_dataclass(config):
                 continue
             valid = [f.name for f in dataclasses.fields(config)]

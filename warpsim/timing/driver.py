@@ -231,7 +231,8 @@ class TimingSimulator:
     ``warpsim.mechanisms.hooks.Hooks`` (the runtime passes the no-op set), ``hook_state`` the
     hooks' state; or ``mechanism`` a ``warpsim.mechanisms.base.Mechanism`` whose hooks, hook
     state and per-launch life cycle are used instead (docs/dev-contracts.md "Mechanisms");
-    ``memsys`` a ``MemSystem`` (default: ``timing/memsys.py``). The memory
+    ``memsys`` a ``MemSystem`` (default: ``timing/memsys.py``). Only a ``mechanism`` gets the
+    memory port (``Mechanism.uses_memory_port``); bare ``hooks`` are for engine tests. The memory
     system's state persists across launches (warm L2), counters are per launch and cumulative.
     """
 
@@ -257,9 +258,7 @@ class TimingSimulator:
                                m.has_completion if m.has_completion is not None else _always,
                                m.busy if m.busy is not None else _always)
         self.prm = _params(cfg, skip_idle_cycles)
-        from warpsim.mechanisms.hooks import is_noop
-
-        self.prm[tc.P_MECH_MEM] = int(not is_noop("mem_request", hooks.mem_request))
+        self.prm[tc.P_MECH_MEM] = int(bool(getattr(mechanism, "uses_memory_port", False)))
         self.max_cycles = int(max_cycles)
         self.total_counts = make_counts(cfg.sm.n_sms)
         self.total_cycles = 0
