@@ -214,7 +214,6 @@ INT64_COLS = [
     "ffsll", "abs.s64", "min.s64", "max.u64", "mul.wide.s32", "mul.wide.u32", "bfe.u64",
     "bfe.s64", "add128 lo", "add128 hi", "div/rem by constants", "a/10 + a%10",
     "sext(trunc)", "rotate ^ sra", "a*3 - (b<<5)", "hash"]
-REM_COLS = (6, 8)  # rem.s*, rem.u*
 
 
 @cached
@@ -237,24 +236,11 @@ def run_int64(gpu) -> Run:
     return Run(INT64_COLS, d["out"], out.copy_to_host(), {k: d[k] for k in "ab"})
 
 
-def rem_by_zero(run: Run) -> np.ndarray:
-    return cells(run, REM_COLS, run.inputs["b"] == 0)
-
-
 @pytest.mark.parametrize("which", ["int32", "int64"])
 def test_integer_ops(gpu, which):
+    # includes rem.{s,u}{32,64} by zero: all ones on the H200, whatever the dividend
     run = run_int32(gpu) if which == "int32" else run_int64(gpu)
-    check_exact(f"{which}_ops", run, ~rem_by_zero(run))
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug (documented assumption contradicted by the H200): rem.s32/rem.u32/rem.s64/"
-    "rem.u64 by zero return all ones on the GPU; warpsim returns the dividend"))
-@pytest.mark.parametrize("which", ["int32", "int64"])
-def test_rem_by_zero_returns_all_ones(gpu, which):
-    run = run_int32(gpu) if which == "int32" else run_int64(gpu)
-    assert (run.hw[rem_by_zero(run)] == np.iinfo(run.hw.dtype).max).all()   # the hardware rule
-    check_exact(f"{which}_ops rem by zero", run, rem_by_zero(run))
+    check_exact(f"{which}_ops", run, cells(run, range(len(run.names))))
 
 
 @pytest.mark.xfail(raises=UnsupportedPTXError, strict=True, reason=(

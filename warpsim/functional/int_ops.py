@@ -2,10 +2,11 @@
 
 Follows: PTX ISA 9.x §9.7.1 (add, sub, mul, mad, mul24, mad24, sad, div, rem, abs, neg, min,
 max) and §9.7.2 (extended precision: add.cc, addc, sub.cc, subc, mad.cc, madc).
-Assumptions: [A] division by zero (PTX: "unspecified, machine-specific") gives all ones for
-``div`` (u32 0xFFFFFFFF, s32 -1, likewise for 16/64 bits) and the dividend for ``rem``, as the
-sm_5x+ integer-division sequence nvcc emits does; [A] ``div.s`` of INT_MIN by -1 wraps to
-INT_MIN and ``rem`` gives 0. [A] The carry flag of ``sub.cc``/``subc`` is the borrow, matching
+Division by zero (PTX: "unspecified, machine-specific") gives all ones for ``div`` and for
+``rem`` (u32 0xFFFFFFFF, s32 -1, likewise for 64 bits), whatever the dividend and signedness:
+measured on an NVIDIA H200 (validation/results/h200/int32_ops.json, int64_ops.json); [A] the
+same for 16 bits (not measured). [A] ``div.s`` of INT_MIN by -1 wraps to INT_MIN and ``rem``
+gives 0. [A] The carry flag of ``sub.cc``/``subc`` is the borrow, matching
 PTX's definition ``subc: d = a - (b + CC.CF)``.
 """
 
@@ -104,7 +105,7 @@ def _divrem(bits: int, signed: bool, rem: bool) -> Callable[[Any], tuple[Any, ..
             q = q.astype(np.int64).astype(ut)  # wraps INT_MIN / -1 back to INT_MIN
             zero = b == 0
             if rem:
-                return (np.where(zero, a, a - q * b),)
+                return (np.where(zero, ones, a - q * b),)
             return (np.where(zero, ones, q),)
         return fn_small
 
@@ -122,10 +123,10 @@ def _divrem(bits: int, signed: bool, rem: bool) -> Callable[[Any], tuple[Any, ..
             if rem:
                 r = (a - q * bs)
                 r = np.where(ovf, ut(0), r)
-                return (np.where(zero, a, r),)
+                return (np.where(zero, ones, r),)
             return (np.where(zero, ones, q),)  # INT_MIN / -1: q = INT_MIN / 1 = INT_MIN
         if rem:
-            return (np.where(zero, a, a % bs),)
+            return (np.where(zero, ones, a % bs),)
         return (np.where(zero, ones, a // bs),)
     return fn
 
