@@ -225,6 +225,22 @@ def test_abs_neg_copysign_are_bit_ops() -> None:
     assert list(c.view(np.float32)) == [-2.0, 3.0]
 
 
+def test_abs_neg_f32_of_nan_is_canonical() -> None:
+    # the H200 (validation/results/h200/float32_ops.json): fabsf(x) and -x of any NaN, quiet or
+    # signalling, either sign, are 0x7FFFFFFF; copysign keeps the payload; f64 keeps it too
+    a = np.array([0x7FC00000, 0x7F800001, 0xFFC12345, 0xFFA61AA9], np.uint32)
+    for op in ("abs.f32", "neg.f32", "abs.ftz.f32", "neg.ftz.f32"):
+        assert list(run(op, ["f32"], ["f32"], a)[0]) == [0x7FFFFFFF] * 4, op
+    # PTX copysign d, a, b: b's magnitude with a's sign
+    c = run("copysign.f32", ["f32"], ["f32", "f32"], _f32([-1.0, 1.0, 1.0, -1.0]), a)[0]
+    assert list(c) == [0xFFC00000, 0x7F800001, 0x7FC12345, 0xFFA61AA9]
+    d = np.array([0x7FF8000000000001, 0xFFF0000000000002], np.uint64)
+    assert list(run("abs.f64", ["f64"], ["f64"], d)[0]) == [0x7FF8000000000001,
+                                                           0x7FF0000000000002]
+    assert list(run("neg.f64", ["f64"], ["f64"], d)[0]) == [0xFFF8000000000001,
+                                                           0x7FF0000000000002]
+
+
 def test_testp_classes() -> None:
     x = _f32([1.0, 0.0, 1e-40, float("inf"), float("nan"), -2.0])
     exp = {"finite": [1, 1, 1, 0, 0, 1], "infinite": [0, 0, 0, 1, 0, 0],

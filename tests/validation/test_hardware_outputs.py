@@ -269,7 +269,6 @@ F32_COLS = [
 # approximate instructions, tolerance in ulp: div.approx and div.full are specified to 2 ulp,
 # rcp.approx and sqrt.approx to ~1 ulp (PTX ISA); warpsim computes them correctly rounded
 F32_APPROX = {17: 2, 42: 1, 43: 1, 44: 2}
-F32_ABS_NEG = (25, 26)
 F32_FTZ = {27: "add", 28: "mul", 29: "fma"}
 F32_DIV_APPROX = (17, 34, 35)   # __fdividef, and fmodf/remainderf, whose libdevice code uses it
 
@@ -282,10 +281,6 @@ def run_f32(gpu) -> Run:
     kernel(gpu, "float32_ops", "k_float32")[(n + 127) // 128, 128](
         gpu.to_device(d["a"]), gpu.to_device(d["b"]), gpu.to_device(d["c"]), out, np.int32(n))
     return Run(F32_COLS, d["out"], out.copy_to_host(), {k: d[k].view(np.uint32) for k in "abc"})
-
-
-def f32_abs_neg_nan(run: Run) -> np.ndarray:
-    return cells(run, F32_ABS_NEG, is_nan_f32(run.inputs["a"]))
 
 
 def f32_ftz_tiny_before_rounding(run: Run) -> np.ndarray:
@@ -309,22 +304,11 @@ def f32_div_approx_tiny_divisor(run: Run) -> np.ndarray:
 
 def test_float32_ops(gpu):
     run = run_f32(gpu)
-    nan = f32_abs_neg_nan(run)
     known = f32_ftz_tiny_before_rounding(run) | f32_div_approx_tiny_divisor(run)
-    check_exact("float32_ops", run, ~cells(run, F32_APPROX) & ~known, nan_only=nan)
+    check_exact("float32_ops", run, ~cells(run, F32_APPROX) & ~known)
     keep = ~f32_div_approx_tiny_divisor(run)[:, 17]
     sub = Run(F32_COLS, run.hw[keep], run.sim[keep], {k: v[keep] for k, v in run.inputs.items()})
     check_ulps("float32_ops", sub, F32_APPROX)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: abs.f32 and neg.f32 of a NaN return the canonical NaN 0x7FFFFFFF on the "
-    "H200 (fabsf(0x7FC00000) = -(0x7FC00000) = 0x7FFFFFFF); warpsim treats them as bit "
-    "operations and keeps the payload (copysign does keep it on the GPU)"))
-def test_float32_abs_neg_of_nan_is_canonical(gpu):
-    run = run_f32(gpu)
-    assert (run.hw[f32_abs_neg_nan(run)] == 0x7FFFFFFF).all()
-    check_exact("float32_ops abs/neg NaN", run, f32_abs_neg_nan(run))
 
 
 @pytest.mark.xfail(strict=True, reason=(

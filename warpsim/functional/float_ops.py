@@ -5,7 +5,8 @@ sqrt, testp) with the .rn/.rz/.rm/.rp, .ftz, .sat and .NaN modifiers.
 Assumptions: [A] NaN results are canonical (fp_rounding); [A] ``mad.f32``/``mad.f64`` without a
 rounding modifier behave as ``fma.rn``; [A] ``div.full.f32`` and the ``.approx`` forms of
 ``div``/``rcp``/``sqrt`` return the correctly rounded result (inside PTX's error bounds).
-Deviations: abs/neg/copysign are bit operations (a NaN operand keeps its payload).
+abs/neg/copysign are bit operations (a NaN operand keeps its payload), except that abs.f32
+and neg.f32 of a NaN give the canonical NaN 0x7FFFFFFF, as the H200 does.
 """
 
 from __future__ import annotations
@@ -385,15 +386,22 @@ def _signop(op: str, bits: int, ftz: bool) -> Callable[..., Any]:
     ut = np.uint32 if bits == 32 else np.uint64
     sign = ut(1 << (bits - 1))
     mag = ut((1 << (bits - 1)) - 1)
+    # abs.f32 / neg.f32 of a NaN give the canonical NaN (measured on an H200: fabsf and -x of
+    # 0x7FC00000, 0x7F800001, 0xFFC12345, ... are all 0x7FFFFFFF); f64 abs/neg stay bit
+    # operations (not measured)
+    exp = ut(0x7F800000) if bits == 32 else ut(0x7FF0000000000000)
+    canon = CANON_NAN32 if bits == 32 else None
     if op == "abs":
         def f_abs(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            return (a & mag,)
+            r = a & mag
+            return (r if canon is None else np.where(r > exp, canon, r),)
         return f_abs
     if op == "neg":
         def f_neg(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            return (a ^ sign,)
+            r = a ^ sign
+            return (r if canon is None else np.where((a & mag) > exp, canon, r),)
         return f_neg
 
     def f_copysign(s: Any) -> tuple[Any, ...]:
