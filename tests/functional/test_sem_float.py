@@ -82,7 +82,9 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
         else:
             x = {"add": lambda: fr[0] + fr[1], "mul": lambda: fr[0] * fr[1],
                  "fma": lambda: fr[0] * fr[1] + fr[2], "div": lambda: fr[0] / fr[1]}[op]()
-            if x != 0:
+            if x != 0 and ftz and abs(x) < Fraction(float(np.finfo(FT[w]).tiny)):
+                r = -0.0 if x < 0 else 0.0  # .ftz: tininess before rounding (as the H200)
+            elif x != 0:
                 r = ref_round(x, mode, w)
             elif op in ("mul", "div"):
                 r = math.copysign(0.0, v[0]) * math.copysign(1.0, v[1])
@@ -239,6 +241,32 @@ def test_abs_neg_f32_of_nan_is_canonical() -> None:
                                                            0x7FF0000000000002]
     assert list(run("neg.f64", ["f64"], ["f64"], d)[0]) == [0xFFF8000000000001,
                                                            0x7FF0000000000002]
+
+
+def test_f32_ftz_flushes_tiny_exact_results_before_rounding() -> None:
+    # 0.5 * 0x00FFFFFF = 2^-126 (1 - 2^-24): below FLT_MIN, though it rounds to FLT_MIN
+    # (.rn/.rp); with .ftz the H200 returns +0 (validation/results/h200/float32_ops.json)
+    h, m, flt_min = np.uint32(0x3F000000), np.uint32(0x00FFFFFF), 0x00800000
+    a = np.array([h, h | 0x80000000, h, h], np.uint32)
+    b = np.array([m, m, 0x01000000, 0x3F800000], np.uint32)
+    for spelling in ("mul.rn.ftz.f32", "mul.rp.ftz.f32", "mul.rm.ftz.f32", "mul.rz.ftz.f32",
+                     "mul.rn.ftz.sat.f32"):
+        got = list(run(spelling, ["f32"], ["f32", "f32"], a, b)[0])
+        # -0.5 * m is -0 (under .sat +0); 0.5 * 2^-125 = FLT_MIN exactly is kept
+        neg = 0 if "sat" in spelling else 0x80000000
+        assert got == [0, neg, flt_min, 0x3F000000], spelling
+    c = np.zeros(4, np.uint32)
+    assert list(run("fma.rn.ftz.f32", ["f32"], ["f32"] * 3, a, b, c)[0]) == [
+        0, 0x80000000, flt_min, 0x3F000000]
+    # fma: 0.5 * m + 2^-149 (a subnormal addend, flushed first): still tiny -> +0
+    one_sub = np.full(4, 1, np.uint32)
+    assert run("fma.rn.ftz.f32", ["f32"], ["f32"] * 3, a, b, one_sub)[0][0] == 0
+    # div: m / 2 is the same tiny value
+    q = run("div.rn.ftz.f32", ["f32"], ["f32", "f32"], np.array([m, m], np.uint32),
+            np.array([0x40000000, 0xC0000000], np.uint32))[0]
+    assert list(q) == [0, 0x80000000]
+    # without .ftz the result is rounded normally (FLT_MIN)
+    assert run("mul.rn.f32", ["f32"], ["f32", "f32"], a, b)[0][0] == flt_min
 
 
 def test_testp_classes() -> None:

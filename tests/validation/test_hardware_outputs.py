@@ -269,7 +269,6 @@ F32_COLS = [
 # approximate instructions, tolerance in ulp: div.approx and div.full are specified to 2 ulp,
 # rcp.approx and sqrt.approx to ~1 ulp (PTX ISA); warpsim computes them correctly rounded
 F32_APPROX = {17: 2, 42: 1, 43: 1, 44: 2}
-F32_FTZ = {27: "add", 28: "mul", 29: "fma"}
 F32_DIV_APPROX = (17, 34, 35)   # __fdividef, and fmodf/remainderf, whose libdevice code uses it
 
 
@@ -283,19 +282,6 @@ def run_f32(gpu) -> Run:
     return Run(F32_COLS, d["out"], out.copy_to_host(), {k: d[k].view(np.uint32) for k in "abc"})
 
 
-def f32_ftz_tiny_before_rounding(run: Run) -> np.ndarray:
-    """.ftz results whose exact value (of the flushed inputs) is below FLT_MIN but rounds to
-    +-FLT_MIN."""
-    m = np.zeros(run.hw.shape, bool)
-    with np.errstate(all="ignore"):
-        a, b, c = (f64(run.inputs[k]) for k in "abc")
-        a, b, c = (np.where(np.abs(v) < FLT_MIN, np.copysign(0.0, v), v) for v in (a, b, c))
-        for col, exact in ((27, a + b), (28, a * b), (29, a * b + c)):
-            m[:, col] = ((np.abs(exact) > 0) & (np.abs(exact) < FLT_MIN)
-                         & (np.abs(exact.astype(np.float32)) == np.float32(FLT_MIN)))
-    return m
-
-
 def f32_div_approx_tiny_divisor(run: Run) -> np.ndarray:
     """div.approx.f32 with a subnormal divisor whose reciprocal overflows (|b| < 2^-128)."""
     b = np.abs(f64(run.inputs["b"]))
@@ -304,22 +290,13 @@ def f32_div_approx_tiny_divisor(run: Run) -> np.ndarray:
 
 def test_float32_ops(gpu):
     run = run_f32(gpu)
-    known = f32_ftz_tiny_before_rounding(run) | f32_div_approx_tiny_divisor(run)
+    # .ftz columns included: a result whose exact value is below FLT_MIN is flushed even where
+    # it rounds to FLT_MIN (mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0 on the H200)
+    known = f32_div_approx_tiny_divisor(run)
     check_exact("float32_ops", run, ~cells(run, F32_APPROX) & ~known)
     keep = ~f32_div_approx_tiny_divisor(run)[:, 17]
     sub = Run(F32_COLS, run.hw[keep], run.sim[keep], {k: v[keep] for k, v in run.inputs.items()})
     check_ulps("float32_ops", sub, F32_APPROX)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: .ftz flushes a result whose exact value is subnormal before rounding "
-    "(tininess before rounding) on the H200: mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0, warpsim "
-    "rounds first and returns FLT_MIN 0x00800000"))
-def test_float32_ftz_flushes_before_rounding(gpu):
-    run = run_f32(gpu)
-    m = f32_ftz_tiny_before_rounding(run)
-    assert m.any() and (np.abs(as_float(run.hw[m])) == 0).all()
-    check_exact("float32_ops ftz tininess", run, m)
 
 
 @pytest.mark.xfail(strict=True, reason=(

@@ -113,10 +113,26 @@ def kernel32(op: str, mode: str) -> Callable[..., Any]:
     raise KeyError(op)
 
 
-def _wrap32(kernel: Callable[..., Any], ftz: bool, sat_: bool) -> Callable[..., Any]:
+_FLT_MIN = F32(2.0 ** -126)
+
+
+def _wrap32(kernel: Callable[..., Any], ftz: bool, sat_: bool,
+            kernel_rz: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """f32 instruction from its kernel. With ``.ftz`` inputs are flushed, and a result whose
+    exact value is below FLT_MIN in magnitude becomes a zero of its sign even where it rounds
+    to +-FLT_MIN (tininess before rounding, as the H200 does: mul.rn.ftz.f32(0.5, 0x00FFFFFF)
+    = +0). Only results of magnitude FLT_MIN can be affected; for those lanes the exact value
+    is classified by ``kernel_rz``, the same operation rounded toward zero (None: the kernel
+    itself rounds toward zero, or the instruction is approximate)."""
     if ftz:
         def fn_ftz(s: Any) -> tuple[Any, ...]:
-            r = kernel(*[flush32(x).view(F32) for x in s])
+            x = [flush32(v).view(F32) for v in s]
+            r = kernel(*x)
+            if kernel_rz is not None:
+                edge = np.abs(r) == _FLT_MIN
+                if edge.any():
+                    tiny = edge & (np.abs(kernel_rz(*x)) < _FLT_MIN)
+                    r = np.where(tiny, np.copysign(F32(0.0), r), r)
             if sat_:
                 r = sat(r)
             return (flush32(canon32(r)),)
@@ -370,7 +386,8 @@ def build_float(inst: Instruction) -> Core:
         return Core(_wrap32(_div_approx, ftz, False), srcs, (t,))
     kernel = kernel32(kop, mode) if bits == 32 else kernel64(kop, mode)
     if bits == 32:
-        return Core(_wrap32(kernel, ftz, sat_), srcs, (t,))
+        rz = kernel32(kop, "rz") if ftz and mode != "rz" and "approx" not in mods else None
+        return Core(_wrap32(kernel, ftz, sat_, rz), srcs, (t,))
     return Core(_wrap64(kernel, ftz), srcs, (t,))
 
 
