@@ -291,6 +291,18 @@ def test_div_approx_and_full() -> None:
     assert np.all(np.abs(full - ref) <= 2 * ulp)
 
 
+def test_div_approx_subnormal_divisor() -> None:
+    # the H200 (validation/results/h200/float32_ops.json, __fdividef): with a divisor whose
+    # reciprocal overflows (|b| < 2^-128) the result is the quotient, not a * inf
+    a = np.array([0x00800000, 0x00000000, 0x807FFFFF, 0x00000001, 0x3F800000, 0x3F800000],
+                 np.uint32)
+    b = np.array([0x00000001, 0x00000001, 0x00000001, 0x00000001, 0x00000001, 0x00400000],
+                 np.uint32)
+    got = run("div.approx.f32", ["f32"], ["f32", "f32"], a, b)[0]
+    # 2^23, +0, -(2^23 - 1), 1.0, 2^149 = inf, 2^127
+    assert list(got) == [0x4B000000, 0, 0xCAFFFFFE, 0x3F800000, 0x7F800000, 0x7F000000]
+
+
 @pytest.mark.parametrize("spelling", ["add.bf16", "div.rn.ftz.f64", "add.rn.rz.f32",
                                       "min.rn.f32", "div.approx.f64", "fma.sat.f64"])
 def test_invalid_float_forms_raise(spelling: str) -> None:

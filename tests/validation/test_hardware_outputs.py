@@ -269,7 +269,6 @@ F32_COLS = [
 # approximate instructions, tolerance in ulp: div.approx and div.full are specified to 2 ulp,
 # rcp.approx and sqrt.approx to ~1 ulp (PTX ISA); warpsim computes them correctly rounded
 F32_APPROX = {17: 2, 42: 1, 43: 1, 44: 2}
-F32_DIV_APPROX = (17, 34, 35)   # __fdividef, and fmodf/remainderf, whose libdevice code uses it
 
 
 @cached
@@ -282,30 +281,14 @@ def run_f32(gpu) -> Run:
     return Run(F32_COLS, d["out"], out.copy_to_host(), {k: d[k].view(np.uint32) for k in "abc"})
 
 
-def f32_div_approx_tiny_divisor(run: Run) -> np.ndarray:
-    """div.approx.f32 with a subnormal divisor whose reciprocal overflows (|b| < 2^-128)."""
-    b = np.abs(f64(run.inputs["b"]))
-    return cells(run, F32_DIV_APPROX, (b > 0) & (b < 2.0 ** -128))
-
-
 def test_float32_ops(gpu):
     run = run_f32(gpu)
-    # .ftz columns included: a result whose exact value is below FLT_MIN is flushed even where
-    # it rounds to FLT_MIN (mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0 on the H200)
-    known = f32_div_approx_tiny_divisor(run)
-    check_exact("float32_ops", run, ~cells(run, F32_APPROX) & ~known)
-    keep = ~f32_div_approx_tiny_divisor(run)[:, 17]
-    sub = Run(F32_COLS, run.hw[keep], run.sim[keep], {k: v[keep] for k, v in run.inputs.items()})
-    check_ulps("float32_ops", sub, F32_APPROX)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: div.approx.f32 with a subnormal divisor |b| < 2^-128 (1/b overflows) returns "
-    "the quotient on the H200 (__fdividef(0x00800000, 0x00000001) = 2^23, 0/b = 0); warpsim "
-    "computes a * (1/b) = inf (NaN for a = 0), which also breaks fmodf/remainderf(x, 0x1)"))
-def test_float32_div_approx_subnormal_divisor(gpu):
-    run = run_f32(gpu)
-    check_exact("float32_ops div.approx tiny divisor", run, f32_div_approx_tiny_divisor(run))
+    # every cell, including the .ftz columns (a result whose exact value is below FLT_MIN is
+    # flushed even where it rounds to FLT_MIN: mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0 on the
+    # H200) and fmodf/remainderf, whose libdevice code divides with div.approx.f32 (exact here
+    # too with a subnormal divisor such as 0x00000001)
+    check_exact("float32_ops", run, ~cells(run, F32_APPROX))
+    check_ulps("float32_ops", run, F32_APPROX)
 
 
 # ----------------------------------------------------------------------------- float64

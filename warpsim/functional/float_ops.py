@@ -392,9 +392,18 @@ def build_float(inst: Instruction) -> Core:
 
 
 def _div_approx(a: Any, b: Any) -> Any:
-    """div.approx.f32: a * (1/b); for 2^126 < |b| < 2^128 the result is 0 (NaN for a = inf)."""
-    r = a * np.divide(F32(1.0), b)
+    """div.approx.f32: a * (1/b); for 2^126 < |b| < 2^128 the result is 0 (NaN for a = inf).
+    A subnormal divisor is scaled by 2^24 first and the product scaled back in f64, rounded
+    once: where 1/b overflows (|b| < 2^-128) the result is the quotient, as on the H200
+    (div.approx.f32(0x00800000, 0x00000001) = 2^23, 0 / 0x00000001 = 0; not inf/NaN), and for
+    2^-128 <= |b| < 2^-126 it equals a * RN(1/b) as before."""
     ab = np.abs(b)
+    sub = (ab > 0) & (ab < _FLT_MIN)
+    if sub.any():
+        rec = np.divide(F32(1.0), np.where(sub, b * F32(2.0 ** 24), b))
+        r = (a.astype(F64) * rec.astype(F64) * np.where(sub, 2.0 ** 24, 1.0)).astype(F32)
+    else:
+        r = a * np.divide(F32(1.0), b)
     huge = (ab > F32(2.0 ** 126)) & (ab < np.inf)
     return np.where(huge, a * F32(0.0), r)
 
