@@ -93,8 +93,8 @@ def test_cvt_float_to_int_saturates(dt: str, st: str, irnd: str) -> None:
     rr = int(_reg(dt)[1:])
     for x, g in zip(a, got, strict=True):
         f = val(int(x), sw)
-        if math.isnan(f):
-            v = 0
+        if math.isnan(f):  # the H200's rule (test_cvt_nan_to_integer)
+            v = 1 << (dw - 1) if dw == 64 or (dw == 32 and st == "f64") else 0
         elif math.isinf(f):
             v = hi if f > 0 else lo
         else:
@@ -145,6 +145,28 @@ def test_cvt_f32_f64_ftz_sat_and_rounding_to_integral() -> None:
     p = run("cvt.rpi.ftz.s32.f32", ["b32"], ["f32"], a[:1])[0]
     p_noftz = run("cvt.rpi.s32.f32", ["b32"], ["f32"], a[:1])[0]
     assert int(z[0]) == 0 and int(p[0]) == 0 and int(p_noftz[0]) == 1
+
+
+def test_cvt_nan_to_integer() -> None:
+    # the H200 (validation/results/h200/conversions.json): NaN -> 64-bit integer is
+    # 0x8000000000000000 from f32 or f64, NaN -> 32-bit integer 0x80000000 from f64 and 0
+    # from f32; signed and unsigned alike, every rounding mode
+    f32 = np.array([0x7FC00000, 0xFFFFFFFF, 0x7F800001, 0x3FC00000], np.uint32)
+    f64 = np.array([0x7FF8000000000000, 0xFFF8000000000001, 0x7FF0000000000001,
+                    0x3FF8000000000000], np.uint64)
+    for irnd in ("rni", "rzi", "rmi", "rpi"):
+        for dt in ("s64", "u64"):
+            assert list(run(f"cvt.{irnd}.{dt}.f32", ["b64"], ["f32"], f32)[0])[:3] == [
+                0x8000000000000000] * 3
+            assert list(run(f"cvt.{irnd}.{dt}.f64", ["b64"], ["f64"], f64)[0])[:3] == [
+                0x8000000000000000] * 3
+        for dt in ("s32", "u32"):
+            assert list(run(f"cvt.{irnd}.{dt}.f32", ["b32"], ["f32"], f32)[0])[:3] == [0] * 3
+            assert list(run(f"cvt.{irnd}.{dt}.f64", ["b32"], ["f64"], f64)[0])[:3] == [
+                0x80000000] * 3
+    # ordinary values are unaffected: 1.5 -> 2 (rni)
+    assert int(run("cvt.rni.s64.f64", ["b64"], ["f64"], f64)[0][3]) == 2
+    assert int(run("cvt.rni.u32.f64", ["b32"], ["f64"], f64)[0][3]) == 2
 
 
 def test_mov_pack_unpack() -> None:

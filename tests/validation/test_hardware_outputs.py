@@ -368,9 +368,7 @@ CONV_INT_COLS = [
     "ull2double_rn lo", "ull2double_rn hi", "ull2double_rd lo", "ull2double_rd hi",
     "int2double lo", "int2double hi", "(short)", "(unsigned char)", "(signed char)(s>>3)",
     "(float)s32*0.25f", "int_as_float", "uint2float_rd"]
-# NaN -> integer: f32 -> 64-bit and f64 -> 32/64-bit conversions (f32 -> 32-bit gives 0, as
-# warpsim does); NaN -> float: conversions that go through the double-precision unit
-CONV_NAN_TO_INT = {"f32": range(8, 16), "f64": [*range(0, 18), 26, 27], "int": []}
+# NaN -> float: conversions that go through the double-precision unit
 CONV_NAN_PAYLOAD = {"f32": [22, 23], "f64": [18, 19, 20, 21, 22, 24, 25], "int": []}
 
 
@@ -413,22 +411,11 @@ def conv_nan_input(run: Run, cols) -> np.ndarray:
 
 @pytest.mark.parametrize("which", ["f32", "f64", "int"])
 def test_conversions(gpu, which):
+    # NaN -> integer included: 0x8000000000000000 into 64 bits (from f32 or f64), 0x80000000
+    # from f64 into 32 bits, 0 from f32 into 32 bits
     run = conv_run(gpu, which)
-    to_int = conv_nan_input(run, CONV_NAN_TO_INT[which])
     payload = conv_nan_input(run, CONV_NAN_PAYLOAD[which])
-    check_exact(f"conversions {which}", run, ~to_int & ~payload)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug (documented assumption 'NaN -> 0' contradicted by the H200): a NaN "
-    "converted to a 64-bit integer (from f32 or f64, signed or unsigned) gives "
-    "0x8000000000000000 and a double NaN converted to a 32-bit integer gives 0x80000000; "
-    "warpsim returns 0 (f32 -> 32-bit does give 0 on the GPU)"))
-@pytest.mark.parametrize("which", ["f32", "f64"])
-def test_conversion_nan_to_integer(gpu, which):
-    run = conv_run(gpu, which)
-    check_exact(f"conversions {which} NaN -> integer", run,
-                conv_nan_input(run, CONV_NAN_TO_INT[which]))
+    check_exact(f"conversions {which}", run, ~payload)
 
 
 @pytest.mark.xfail(strict=True, reason=(

@@ -5,7 +5,9 @@ integer rounding .rni/.rzi/.rmi/.rpi, float rounding .rn/.rz/.rm/.rp, .ftz, .sat
 * int -> int: sign- or zero-extension by the source type, truncation when narrowing; ``.sat``
   clamps to the destination range.
 * float -> int: rounded per the integer rounding modifier, saturated to the destination range
-  (PTX: float-to-integer conversions always saturate); NaN gives 0.
+  (PTX: float-to-integer conversions always saturate). NaN gives 0x8000000000000000 into 64
+  bits, 0x80000000 from f64 into 32 bits and 0 from f32 into 32 bits, as on an NVIDIA H200
+  (validation/results/h200/conversions.json); [A] 0 into 8/16 bits.
 * f16 takes part in conversions only (no f16 arithmetic): f16 <-> f32/f64/integers.
 * int -> float and narrowing float -> float: correctly rounded in the requested mode (exact
   directed modes); ``.sat`` clamps to [0, 1]; ``.ftz`` flushes f32 subnormals.
@@ -143,14 +145,21 @@ def _float_to_int(st: str, dt: str, irnd: str, ftz: bool) -> Callable[[Any], tup
         it = du
         imin, imax = du(0), du(np.iinfo(du).max)
 
+    # NaN -> integer on the H200: 0x8000000000000000 for a 64-bit destination, 0x80000000 for
+    # a 32-bit one from f64, 0 from f32 (or f16) to 32 bits; signed or unsigned alike
+    # (validation/results/h200/conversions.json). [A] 0 for 8/16-bit destinations (unmeasured).
+    nan_int = du(1 << (db - 1)) if db == 64 or (db == 32 and st == "f64") else None
+
     if db <= 32:
         lo_c, hi_c = float(imin), float(imax)
 
         def fn_small(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            y = np.clip(rnd(a.view(ft).astype(np.float64)), lo_c, hi_c)
+            x = a.view(ft)
+            y = np.clip(rnd(x.astype(np.float64)), lo_c, hi_c)
             # NaN converts to 0x8000000000000000 (x86) or 0 (ARM): low 32 bits are 0 either way
-            return (y.astype(np.int64).astype(du),)
+            v = y.astype(np.int64).astype(du)
+            return (v if nan_int is None else np.where(x != x, nan_int, v),)
         return fn_small
 
     def fn(s: Any) -> tuple[Any, ...]:
@@ -159,7 +168,7 @@ def _float_to_int(st: str, dt: str, irnd: str, ftz: bool) -> Callable[[Any], tup
         ok = (y >= lo) & (y < hi)
         v = np.where(ok, y, 0.0).astype(it)
         v = np.where(y >= hi, imax, np.where(y < lo, imin, v))
-        return (v.astype(it).view(du),)  # NaN: neither bound, not ok -> 0
+        return (np.where(y != y, nan_int, v.astype(it).view(du)),)
     return fn
 
 
