@@ -12,8 +12,9 @@ integer rounding .rni/.rzi/.rmi/.rpi, float rounding .rn/.rz/.rm/.rp, .ftz, .sat
 * int -> float and narrowing float -> float: correctly rounded in the requested mode (exact
   directed modes); ``.sat`` clamps to [0, 1]; ``.ftz`` flushes f32 subnormals.
 * same-type float cvt with an integer rounding modifier rounds to an integral value.
-Assumptions: [A] int->float without a rounding modifier rounds to nearest; [A] NaN results are
-canonical (fp_rounding).
+* NaN results: a conversion from or to f64 keeps the sign and payload, quieted (as the H200
+  does, ``_nan_payload``; [A] cvt.f64.f16 unmeasured); others give the canonical NaN.
+Assumptions: [A] int->float without a rounding modifier rounds to nearest.
 """
 
 from __future__ import annotations
@@ -218,9 +219,39 @@ def build_cvt(inst: Instruction) -> Core:
     return Core(_f2f(inst, dt, st, irnd, frnd, ftz, satm), (st,), (dt,))
 
 
+_MANT = {"f16": 10, "f32": 23, "f64": 52}
+
+
+def _nan_payload(st: str, dt: str) -> Callable[[Any, Any], Any]:
+    """NaN results of a conversion that involves f64 (the double-precision unit), as the H200
+    returns them: the source NaN's sign and payload, aligned at the top of the destination's
+    mantissa (shifted left when widening, truncated when narrowing), quieted:
+    cvt.f64.f32(0x7F800001) = 0x7FF8000020000000, cvt.rn.f32.f64(0xFFF8000000000001) =
+    0xFFC00000, cvt.rn.f16.f64(0xFFF8000000000001) = 0xFE00, cvt.rni.f64.f64 quiets only
+    (validation/results/h200/conversions.json). Other conversions give the canonical NaN."""
+    if "f64" not in (st, dt):
+        return lambda r, a: _CANON[dt](r)
+    sb, db = TYPE_BITS[st], TYPE_BITS[dt]
+    su, du = U_OF[sb], U_OF[db]
+    ms, md = _MANT[st], _MANT[dt]
+    exp_q = du(((1 << (db - md)) - 1) << (md - 1))  # exponent all ones and the quiet bit
+    sh = abs(md - ms)
+
+    def fn(r: Any, a: Any) -> Any:
+        bits = r.view(du)
+        nan = r != r
+        if not nan.any():
+            return bits
+        sign = (a >> su(sb - 1)).astype(du) << du(db - 1)
+        pay = a & su((1 << ms) - 1)
+        pay = (pay.astype(du) << du(sh)) if md >= ms else (pay >> su(sh)).astype(du)
+        return np.where(nan, sign | exp_q | pay, bits)
+    return fn
+
+
 def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ftz: bool,
          satm: bool) -> Callable[[Any], tuple[Any, ...]]:
-    canon = _CANON[dt]
+    canon = _nan_payload(st, dt)
     if TYPE_BITS[dt] < TYPE_BITS[st]:  # narrowing: correctly rounded in the requested mode
         if irnd:
             raise unsupported(inst, f"cvt.{dt}.{st} takes .rn/.rz/.rm/.rp")
@@ -232,7 +263,7 @@ def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ft
             r = round_f64_to(a.view(sft).astype(np.float64), mode, dft)
             if satm:
                 r = sat(r)
-            b = canon(r)
+            b = canon(r, a)
             return (flush32(b) if ftz and dt == "f32" else b,)
         return narrow
     if frnd:
@@ -249,6 +280,6 @@ def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ft
             r = rnd(r)
         if satm:
             r = sat(r)
-        b = canon(r)
+        b = canon(r, a)
         return (flush32(b) if ftz and dt == "f32" else b,)
     return widen
