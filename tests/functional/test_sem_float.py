@@ -19,6 +19,7 @@ except ImportError:  # rootdir-less import mode
 from warpsim.errors import UnsupportedPTXError
 
 CANON = {32: 0x7FFFFFFF, 64: 0x7FFFFFFFFFFFFFFF}
+INVALID = {32: 0x7FFFFFFF, 64: 0xFFF8000000000000}  # NaN from an invalid operation (H200)
 UT = {32: np.uint32, 64: np.uint64}
 FT = {32: np.float32, 64: np.float64}
 NARGS = {"add": 2, "sub": 2, "mul": 2, "fma": 3, "div": 2, "sqrt": 1, "rcp": 1}
@@ -61,7 +62,7 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
     if ftz:
         v = [_flush(x, w) for x in v]
     if any(math.isnan(x) for x in v):
-        return 0 if sat else CANON[w]  # PTX .sat: NaN results become +0.0
+        return 0 if sat else _nan_result(op, w, args)  # PTX .sat: NaN results become +0.0
     r: float
     if op == "rcp":
         op, v = "div", [1.0, v[0]]
@@ -97,12 +98,21 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
                 else:
                     r = -0.0 if mode == "rm" else 0.0
     if math.isnan(r):
-        return 0 if sat else CANON[w]
+        return 0 if sat else INVALID[w]
     if sat:
         r = 0.0 if not r > 0 else min(r, 1.0)
     if ftz:
         r = _flush(r, w)
     return bits_of(r, w)
+
+
+def _nan_result(op: str, w: int, args: list[int]) -> int:
+    """NaN operands (the H200): f32 gives the canonical NaN; f64 the first NaN operand
+    quieted, for sub the subtrahend first."""
+    if w == 32:
+        return CANON[32]
+    order = [1, 0] if op == "sub" else range(len(args))
+    return next(args[k] | 1 << 51 for k in order if math.isnan(val(args[k], 64)))
 
 
 def _sqrt_round(x: Fraction, mode: str, w: int) -> float:
@@ -189,7 +199,41 @@ def test_nan_results_are_canonical() -> None:
     payload = np.array([0xFFC01234], dtype=np.uint32)
     assert run("mul.f32", ["f32"], ["f32", "f32"], payload, inf)[0][0] == 0x7FFFFFFF
     d = np.array([np.inf]).view(np.uint64)
-    assert run("sub.f64", ["f64"], ["f64", "f64"], d, d)[0][0] == 0x7FFFFFFFFFFFFFFF
+    assert run("sub.f64", ["f64"], ["f64", "f64"], d, d)[0][0] == 0xFFF8000000000000
+
+
+def test_f64_nan_results_propagate_payload() -> None:
+    # the H200 (validation/results/h200/float64_ops.json): the first NaN operand, quieted,
+    # sign and payload kept (for sub the subtrahend first); invalid operations give
+    # 0xFFF8000000000000
+    q1, s2 = 0xFFF8000000012345, 0x7FF0000000000001  # a quiet and a signalling NaN
+    one, inf, zero = 0x3FF0000000000000, 0x7FF0000000000000, 0
+    a = np.array([q1, s2, one, s2, zero, inf], np.uint64)
+    b = np.array([s2, q1, s2, one, inf, inf], np.uint64)
+    c = np.array([one, one, q1, q1, one, one], np.uint64)
+    s2q = 0x7FF8000000000001
+    two = ["f64", "f64"]
+    assert list(run("add.rn.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, inf, inf]
+    assert list(run("sub.rn.f64", ["f64"], two, a, b)[0]) == [
+        s2q, q1, s2q, s2q, 0xFFF0000000000000, 0xFFF8000000000000]
+    assert list(run("mul.rz.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, 0xFFF8000000000000, inf]
+    assert list(run("div.rn.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, zero, 0xFFF8000000000000]
+    assert list(run("fma.rn.f64", ["f64"], ["f64"] * 3, a, b, c)[0]) == [
+        q1, s2q, s2q, s2q, 0xFFF8000000000000, inf]
+    assert list(run("sqrt.rn.f64", ["f64"], ["f64"], np.array(
+        [s2, q1, 0xBFF0000000000000], np.uint64))[0]) == [s2q, q1, 0xFFF8000000000000]
+    # min/max: one NaN gives the other operand, two NaNs the first quieted
+    assert list(run("min.f64", ["f64"], two, a[:3], b[:3])[0]) == [q1, s2q, one]
+    assert list(run("max.f64", ["f64"], two, a[:3], b[:3])[0]) == [q1, s2q, one]
+    # one signalling NaN operand gives the other operand, single lanes included
+    assert run("min.f32", ["f32"], ["f32", "f32"], np.array([0x3F800000], np.uint32),
+               np.array([0x7F800001], np.uint32))[0][0] == 0x3F800000
+    # f32 stays canonical
+    assert run("add.f32", ["f32"], ["f32", "f32"], np.array([0xFFC01234], np.uint32),
+               np.array([0x3F800000], np.uint32))[0][0] == 0x7FFFFFFF
 
 
 def _f32(x: list[float]) -> np.ndarray:

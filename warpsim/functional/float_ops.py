@@ -2,11 +2,12 @@
 
 Follows: PTX ISA 9.x §9.7.3 (add, sub, mul, fma, mad, div, abs, neg, min, max, copysign, rcp,
 sqrt, testp) with the .rn/.rz/.rm/.rp, .ftz, .sat and .NaN modifiers.
-Assumptions: [A] NaN results are canonical (fp_rounding); [A] ``mad.f32``/``mad.f64`` without a
-rounding modifier behave as ``fma.rn``; [A] ``div.full.f32`` and the ``.approx`` forms of
-``div``/``rcp``/``sqrt`` return the correctly rounded result (inside PTX's error bounds).
-abs/neg/copysign are bit operations (a NaN operand keeps its payload), except that abs.f32
-and neg.f32 of a NaN give the canonical NaN 0x7FFFFFFF, as the H200 does.
+NaN results follow the H200 (fp_rounding: f32 canonical, f64 the first NaN operand quieted).
+Assumptions: [A] ``mad.f32``/``mad.f64`` without a rounding modifier behave as ``fma.rn``;
+[A] ``div.full.f32`` and the ``.approx`` forms of ``div``/``rcp``/``sqrt`` return the correctly
+rounded result (inside PTX's error bounds). abs/neg/copysign are bit operations (a NaN operand
+keeps its payload), except that abs.f32 and neg.f32 of a NaN give the canonical NaN 0x7FFFFFFF,
+as the H200 does.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from warpsim.functional.fp_rounding import (
     CANON_NAN32,
     CANON_NAN64,
     canon32,
-    canon64,
     directed_f64,
     flush32,
+    nan64,
     round_f64_to_f32,
     round_fraction,
     sat,
@@ -290,27 +291,34 @@ def kernel64(op: str, mode: str) -> Callable[..., Any]:
     raise KeyError(op)
 
 
+_RCP64_NAN = np.uint64(0x7FFFFFFF00000000)
+
+
 def flush64(bits: Any) -> Any:
     """Flush f64 subnormals (raw bits) to sign-preserving zero."""
     return np.where((bits & np.uint64(0x7FF0000000000000)) == 0,
                     bits & np.uint64(0x8000000000000000), bits)
 
 
-def _wrap64(kernel: Callable[..., Any], ftz: bool = False) -> Callable[..., Any]:
-    if ftz:
+def _wrap64(kernel: Callable[..., Any], order: tuple[int, ...], ftz: bool = False
+            ) -> Callable[..., Any]:
+    """f64 instruction from its kernel; a NaN result propagates the first NaN operand in
+    ``order`` (quieted) or is 0xFFF8000000000000 (``nan64``, as on the H200)."""
+    if ftz:  # rcp.approx.ftz.f64, which computes the high word only: a NaN gives
+        # 0x7FFFFFFF00000000 on the H200
         def fn_ftz(s: Any) -> tuple[Any, ...]:
-            return (flush64(canon64(kernel(*[flush64(x).view(F64) for x in s]))),)
+            r = kernel(*[flush64(x).view(F64) for x in s])
+            return (flush64(np.where(r != r, _RCP64_NAN, r.view(np.uint64))),)
         return fn_ftz
 
     def fn(s: Any) -> tuple[Any, ...]:
-        return (canon64(kernel(*[x.view(F64) for x in s])),)
+        return (nan64(kernel(*[x.view(F64) for x in s]), s, order),)
     return fn
 
 
 # ---------------------------------------------------------------------- bitwise f ops ---
 def _minmax(is_max: bool, bits: int, ftz: bool, nan_prop: bool) -> Callable[..., Any]:
     ft = F32 if bits == 32 else F64
-    canon = canon32 if bits == 32 else canon64
     nan_bits = CANON_NAN32 if bits == 32 else CANON_NAN64
 
     def fn(s: Any) -> tuple[Any, ...]:
@@ -318,12 +326,16 @@ def _minmax(is_max: bool, bits: int, ftz: bool, nan_prop: bool) -> Callable[...,
         if ftz:
             a, b = flush32(a), flush32(b)
         x, y = a.view(ft), b.view(ft)
+        xn, yn = x != x, y != y
         r = (np.fmax if is_max else np.fmin)(x, y)
-        rb = canon(r)
+        # two NaNs: f32 gives the canonical NaN, f64 the first operand quieted (H200)
+        rb = canon32(r) if bits == 32 else nan64(r, s, (0, 1))
+        # one NaN: the other operand (np.fmin/fmax may return a signalling NaN operand)
+        rb = np.where(xn & ~yn, b, np.where(yn & ~xn, a, rb))
         # equal operands (incl. +0/-0): max takes the AND of the bits, min the OR
         rb = np.where(x == y, (a & b) if is_max else (a | b), rb)
         if nan_prop:
-            rb = np.where((x != x) | (y != y), nan_bits, rb)
+            rb = np.where(xn | yn, nan_bits, rb)
         return (rb,)
     return fn
 
@@ -388,7 +400,9 @@ def build_float(inst: Instruction) -> Core:
     if bits == 32:
         rz = kernel32(kop, "rz") if ftz and mode != "rz" and "approx" not in mods else None
         return Core(_wrap32(kernel, ftz, sat_, rz), srcs, (t,))
-    return Core(_wrap64(kernel, ftz), srcs, (t,))
+    # NaN operands: the first one propagates, for sub the subtrahend's first (H200)
+    order = (1, 0) if op == "sub" else tuple(range(n))
+    return Core(_wrap64(kernel, order, ftz), srcs, (t,))
 
 
 def _div_approx(a: Any, b: Any) -> Any:
