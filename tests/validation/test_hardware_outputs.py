@@ -33,7 +33,6 @@ import numpy as np
 import pytest
 
 import warpsim
-from warpsim.errors import UnsupportedPTXError
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "validation" / "kernels"
@@ -243,10 +242,8 @@ def test_integer_ops(gpu, which):
     check_exact(f"{which}_ops", run, cells(run, range(len(run.names))))
 
 
-@pytest.mark.xfail(raises=UnsupportedPTXError, strict=True, reason=(
-    "warpsim gap: no functional model for the SIMD video instruction vabsdiff4 and the packed "
-    "add/sub/min/max.{s16x2,u16x2} that __vadd4/__vsub2/__vabsdiffu4/__vminu2/... become"))
 def test_int32_simd_video_intrinsics(gpu):
+    # __vadd4/__vsub2/__vabsdiffu4/__vminu2/...: vabsdiff4 and add/min.{s16x2,u16x2} in sm_90 PTX
     d = load("int32_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(INT32_SIMD_COLS), np.uint32)
