@@ -8,6 +8,7 @@ import numpy as np
 
 from warpsim.functional.semantics import Op, build_op
 from warpsim.ptx.ir import TYPE_BITS, Function, Instruction, Operand, OpKind, RegDecl
+from warpsim.ptx.opcodes import EXTRA_TYPES
 
 __all__ = ["imm", "make", "op_for", "run"]
 
@@ -35,8 +36,8 @@ def _operand(fn: Function, spec: Any) -> Operand:
 def make(spelling: str, dsts: list[Any], srcs: list[Any]) -> tuple[Instruction, Function]:
     """Instruction for ``spelling`` (e.g. ``"add.rz.f32"``) with register operand types."""
     parts = spelling.split(".")
-    types = tuple(p for p in parts[1:] if p in TYPE_BITS)
-    mods = tuple(p for p in parts[1:] if p not in TYPE_BITS)
+    types = tuple(p for p in parts[1:] if p in TYPE_BITS or p in EXTRA_TYPES)
+    mods = tuple(p for p in parts[1:] if p not in TYPE_BITS and p not in EXTRA_TYPES)
     fn = Function("k", True)
     d = tuple(_operand(fn, s) for s in dsts)
     s = tuple(_operand(fn, x) for x in srcs)

@@ -93,8 +93,8 @@ def test_cvt_float_to_int_saturates(dt: str, st: str, irnd: str) -> None:
     rr = int(_reg(dt)[1:])
     for x, g in zip(a, got, strict=True):
         f = val(int(x), sw)
-        if math.isnan(f):
-            v = 0
+        if math.isnan(f):  # the H200's rule (test_cvt_nan_to_integer)
+            v = 1 << (dw - 1) if dw == 64 or (dw == 32 and st == "f64") else 0
         elif math.isinf(f):
             v = hi if f > 0 else lo
         else:
@@ -113,8 +113,9 @@ def test_cvt_f64_to_f32_exact(mode: str) -> None:
     got = run(f"cvt.{mode}.f32.f64", ["f32"], ["f64"], a.view(np.uint64))[0]
     for x, g in zip(a, got, strict=True):
         f = float(x)
-        if math.isnan(f):
-            exp = 0x7FFFFFFF
+        if math.isnan(f):  # sign and top of the payload kept, quieted (H200)
+            u = int(np.float64(x).view(np.uint64))
+            exp = (u >> 63 << 31) | 0x7FC00000 | ((u >> 29) & 0x7FFFFF)
         elif math.isinf(f) or f == 0:
             exp = bits_of(f, 32)
         else:
@@ -145,6 +146,49 @@ def test_cvt_f32_f64_ftz_sat_and_rounding_to_integral() -> None:
     p = run("cvt.rpi.ftz.s32.f32", ["b32"], ["f32"], a[:1])[0]
     p_noftz = run("cvt.rpi.s32.f32", ["b32"], ["f32"], a[:1])[0]
     assert int(z[0]) == 0 and int(p[0]) == 0 and int(p_noftz[0]) == 1
+
+
+def test_cvt_nan_to_integer() -> None:
+    # the H200 (validation/results/h200/conversions.json): NaN -> 64-bit integer is
+    # 0x8000000000000000 from f32 or f64, NaN -> 32-bit integer 0x80000000 from f64 and 0
+    # from f32; signed and unsigned alike, every rounding mode
+    f32 = np.array([0x7FC00000, 0xFFFFFFFF, 0x7F800001, 0x3FC00000], np.uint32)
+    f64 = np.array([0x7FF8000000000000, 0xFFF8000000000001, 0x7FF0000000000001,
+                    0x3FF8000000000000], np.uint64)
+    for irnd in ("rni", "rzi", "rmi", "rpi"):
+        for dt in ("s64", "u64"):
+            assert list(run(f"cvt.{irnd}.{dt}.f32", ["b64"], ["f32"], f32)[0])[:3] == [
+                0x8000000000000000] * 3
+            assert list(run(f"cvt.{irnd}.{dt}.f64", ["b64"], ["f64"], f64)[0])[:3] == [
+                0x8000000000000000] * 3
+        for dt in ("s32", "u32"):
+            assert list(run(f"cvt.{irnd}.{dt}.f32", ["b32"], ["f32"], f32)[0])[:3] == [0] * 3
+            assert list(run(f"cvt.{irnd}.{dt}.f64", ["b32"], ["f64"], f64)[0])[:3] == [
+                0x80000000] * 3
+    # ordinary values are unaffected: 1.5 -> 2 (rni)
+    assert int(run("cvt.rni.s64.f64", ["b64"], ["f64"], f64)[0][3]) == 2
+    assert int(run("cvt.rni.u32.f64", ["b32"], ["f64"], f64)[0][3]) == 2
+
+
+def test_cvt_nan_payloads_through_f64() -> None:
+    # the H200 (validation/results/h200/conversions.json): conversions from or to f64 keep the
+    # NaN's sign and payload (aligned at the top of the mantissa), quieted
+    f32 = np.array([0x7FC00000, 0xFFFFFFFF, 0x7F800001], np.uint32)
+    assert list(run("cvt.f64.f32", ["f64"], ["f32"], f32)[0]) == [
+        0x7FF8000000000000, 0xFFFFFFFFE0000000, 0x7FF8000020000000]
+    f64 = np.array([0x7FF8000000000000, 0xFFF8000000000001, 0x7FF0000020000000,
+                    0xFFF0000000000001], np.uint64)
+    for mode in ("rn", "rz", "rm", "rp"):
+        assert list(run(f"cvt.{mode}.f32.f64", ["f32"], ["f64"], f64)[0]) == [
+            0x7FC00000, 0xFFC00000, 0x7FC00001, 0xFFC00000]
+        assert list(run(f"cvt.{mode}.f16.f64", ["b16"], ["f64"], f64)[0]) == [
+            0x7E00, 0xFE00, 0x7E00, 0xFE00]
+    for irnd in ("rni", "rzi", "rmi", "rpi"):
+        assert list(run(f"cvt.{irnd}.f64.f64", ["f64"], ["f64"], f64)[0]) == [
+            0x7FF8000000000000, 0xFFF8000000000001, 0x7FF8000020000000, 0xFFF8000000000001]
+    # without f64 the NaN is canonical: cvt.rni.f32.f32, cvt.rn.f16.f32 (H200 too)
+    assert list(run("cvt.rni.f32.f32", ["f32"], ["f32"], f32)[0]) == [0x7FFFFFFF] * 3
+    assert list(run("cvt.rn.f16.f32", ["b16"], ["f32"], f32)[0]) == [0x7FFF] * 3
 
 
 def test_mov_pack_unpack() -> None:
@@ -233,7 +277,7 @@ def test_cvt_to_f16_exact(st: str, mode: str) -> None:
     got = run(f"cvt.{mode}.f16.{st}", ["b16"], [f"b{w}"], bits)[0]
     for x, g in zip(vals, got, strict=True):
         if isinstance(x, float) and math.isnan(x):
-            exp = 0x7FFF
+            exp = 0x7E00 if st == "f64" else 0x7FFF  # f64: the payload of +NaN, quieted
         elif isinstance(x, float) and (math.isinf(x) or x == 0):
             exp = bits_of(x, 16)
         elif x == 0:

@@ -19,6 +19,7 @@ except ImportError:  # rootdir-less import mode
 from warpsim.errors import UnsupportedPTXError
 
 CANON = {32: 0x7FFFFFFF, 64: 0x7FFFFFFFFFFFFFFF}
+INVALID = {32: 0x7FFFFFFF, 64: 0xFFF8000000000000}  # NaN from an invalid operation (H200)
 UT = {32: np.uint32, 64: np.uint64}
 FT = {32: np.float32, 64: np.float64}
 NARGS = {"add": 2, "sub": 2, "mul": 2, "fma": 3, "div": 2, "sqrt": 1, "rcp": 1}
@@ -61,7 +62,7 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
     if ftz:
         v = [_flush(x, w) for x in v]
     if any(math.isnan(x) for x in v):
-        return 0 if sat else CANON[w]  # PTX .sat: NaN results become +0.0
+        return 0 if sat else _nan_result(op, w, args)  # PTX .sat: NaN results become +0.0
     r: float
     if op == "rcp":
         op, v = "div", [1.0, v[0]]
@@ -82,7 +83,9 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
         else:
             x = {"add": lambda: fr[0] + fr[1], "mul": lambda: fr[0] * fr[1],
                  "fma": lambda: fr[0] * fr[1] + fr[2], "div": lambda: fr[0] / fr[1]}[op]()
-            if x != 0:
+            if x != 0 and ftz and abs(x) < Fraction(float(np.finfo(FT[w]).tiny)):
+                r = -0.0 if x < 0 else 0.0  # .ftz: tininess before rounding (as the H200)
+            elif x != 0:
                 r = ref_round(x, mode, w)
             elif op in ("mul", "div"):
                 r = math.copysign(0.0, v[0]) * math.copysign(1.0, v[1])
@@ -95,12 +98,21 @@ def oracle(op: str, mode: str, w: int, args: list[int], ftz: bool = False,
                 else:
                     r = -0.0 if mode == "rm" else 0.0
     if math.isnan(r):
-        return 0 if sat else CANON[w]
+        return 0 if sat else INVALID[w]
     if sat:
         r = 0.0 if not r > 0 else min(r, 1.0)
     if ftz:
         r = _flush(r, w)
     return bits_of(r, w)
+
+
+def _nan_result(op: str, w: int, args: list[int]) -> int:
+    """NaN operands (the H200): f32 gives the canonical NaN; f64 the first NaN operand
+    quieted, for sub the subtrahend first."""
+    if w == 32:
+        return CANON[32]
+    order = [1, 0] if op == "sub" else range(len(args))
+    return next(args[k] | 1 << 51 for k in order if math.isnan(val(args[k], 64)))
 
 
 def _sqrt_round(x: Fraction, mode: str, w: int) -> float:
@@ -187,7 +199,41 @@ def test_nan_results_are_canonical() -> None:
     payload = np.array([0xFFC01234], dtype=np.uint32)
     assert run("mul.f32", ["f32"], ["f32", "f32"], payload, inf)[0][0] == 0x7FFFFFFF
     d = np.array([np.inf]).view(np.uint64)
-    assert run("sub.f64", ["f64"], ["f64", "f64"], d, d)[0][0] == 0x7FFFFFFFFFFFFFFF
+    assert run("sub.f64", ["f64"], ["f64", "f64"], d, d)[0][0] == 0xFFF8000000000000
+
+
+def test_f64_nan_results_propagate_payload() -> None:
+    # the H200 (validation/results/h200/float64_ops.json): the first NaN operand, quieted,
+    # sign and payload kept (for sub the subtrahend first); invalid operations give
+    # 0xFFF8000000000000
+    q1, s2 = 0xFFF8000000012345, 0x7FF0000000000001  # a quiet and a signalling NaN
+    one, inf, zero = 0x3FF0000000000000, 0x7FF0000000000000, 0
+    a = np.array([q1, s2, one, s2, zero, inf], np.uint64)
+    b = np.array([s2, q1, s2, one, inf, inf], np.uint64)
+    c = np.array([one, one, q1, q1, one, one], np.uint64)
+    s2q = 0x7FF8000000000001
+    two = ["f64", "f64"]
+    assert list(run("add.rn.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, inf, inf]
+    assert list(run("sub.rn.f64", ["f64"], two, a, b)[0]) == [
+        s2q, q1, s2q, s2q, 0xFFF0000000000000, 0xFFF8000000000000]
+    assert list(run("mul.rz.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, 0xFFF8000000000000, inf]
+    assert list(run("div.rn.f64", ["f64"], two, a, b)[0]) == [
+        q1, s2q, s2q, s2q, zero, 0xFFF8000000000000]
+    assert list(run("fma.rn.f64", ["f64"], ["f64"] * 3, a, b, c)[0]) == [
+        q1, s2q, s2q, s2q, 0xFFF8000000000000, inf]
+    assert list(run("sqrt.rn.f64", ["f64"], ["f64"], np.array(
+        [s2, q1, 0xBFF0000000000000], np.uint64))[0]) == [s2q, q1, 0xFFF8000000000000]
+    # min/max: one NaN gives the other operand, two NaNs the first quieted
+    assert list(run("min.f64", ["f64"], two, a[:3], b[:3])[0]) == [q1, s2q, one]
+    assert list(run("max.f64", ["f64"], two, a[:3], b[:3])[0]) == [q1, s2q, one]
+    # one signalling NaN operand gives the other operand, single lanes included
+    assert run("min.f32", ["f32"], ["f32", "f32"], np.array([0x3F800000], np.uint32),
+               np.array([0x7F800001], np.uint32))[0][0] == 0x3F800000
+    # f32 stays canonical
+    assert run("add.f32", ["f32"], ["f32", "f32"], np.array([0xFFC01234], np.uint32),
+               np.array([0x3F800000], np.uint32))[0][0] == 0x7FFFFFFF
 
 
 def _f32(x: list[float]) -> np.ndarray:
@@ -225,6 +271,48 @@ def test_abs_neg_copysign_are_bit_ops() -> None:
     assert list(c.view(np.float32)) == [-2.0, 3.0]
 
 
+def test_abs_neg_f32_of_nan_is_canonical() -> None:
+    # the H200 (validation/results/h200/float32_ops.json): fabsf(x) and -x of any NaN, quiet or
+    # signalling, either sign, are 0x7FFFFFFF; copysign keeps the payload; f64 keeps it too
+    a = np.array([0x7FC00000, 0x7F800001, 0xFFC12345, 0xFFA61AA9], np.uint32)
+    for op in ("abs.f32", "neg.f32", "abs.ftz.f32", "neg.ftz.f32"):
+        assert list(run(op, ["f32"], ["f32"], a)[0]) == [0x7FFFFFFF] * 4, op
+    # PTX copysign d, a, b: b's magnitude with a's sign
+    c = run("copysign.f32", ["f32"], ["f32", "f32"], _f32([-1.0, 1.0, 1.0, -1.0]), a)[0]
+    assert list(c) == [0xFFC00000, 0x7F800001, 0x7FC12345, 0xFFA61AA9]
+    d = np.array([0x7FF8000000000001, 0xFFF0000000000002], np.uint64)
+    assert list(run("abs.f64", ["f64"], ["f64"], d)[0]) == [0x7FF8000000000001,
+                                                           0x7FF0000000000002]
+    assert list(run("neg.f64", ["f64"], ["f64"], d)[0]) == [0xFFF8000000000001,
+                                                           0x7FF0000000000002]
+
+
+def test_f32_ftz_flushes_tiny_exact_results_before_rounding() -> None:
+    # 0.5 * 0x00FFFFFF = 2^-126 (1 - 2^-24): below FLT_MIN, though it rounds to FLT_MIN
+    # (.rn/.rp); with .ftz the H200 returns +0 (validation/results/h200/float32_ops.json)
+    h, m, flt_min = np.uint32(0x3F000000), np.uint32(0x00FFFFFF), 0x00800000
+    a = np.array([h, h | 0x80000000, h, h], np.uint32)
+    b = np.array([m, m, 0x01000000, 0x3F800000], np.uint32)
+    for spelling in ("mul.rn.ftz.f32", "mul.rp.ftz.f32", "mul.rm.ftz.f32", "mul.rz.ftz.f32",
+                     "mul.rn.ftz.sat.f32"):
+        got = list(run(spelling, ["f32"], ["f32", "f32"], a, b)[0])
+        # -0.5 * m is -0 (under .sat +0); 0.5 * 2^-125 = FLT_MIN exactly is kept
+        neg = 0 if "sat" in spelling else 0x80000000
+        assert got == [0, neg, flt_min, 0x3F000000], spelling
+    c = np.zeros(4, np.uint32)
+    assert list(run("fma.rn.ftz.f32", ["f32"], ["f32"] * 3, a, b, c)[0]) == [
+        0, 0x80000000, flt_min, 0x3F000000]
+    # fma: 0.5 * m + 2^-149 (a subnormal addend, flushed first): still tiny -> +0
+    one_sub = np.full(4, 1, np.uint32)
+    assert run("fma.rn.ftz.f32", ["f32"], ["f32"] * 3, a, b, one_sub)[0][0] == 0
+    # div: m / 2 is the same tiny value
+    q = run("div.rn.ftz.f32", ["f32"], ["f32", "f32"], np.array([m, m], np.uint32),
+            np.array([0x40000000, 0xC0000000], np.uint32))[0]
+    assert list(q) == [0, 0x80000000]
+    # without .ftz the result is rounded normally (FLT_MIN)
+    assert run("mul.rn.f32", ["f32"], ["f32", "f32"], a, b)[0][0] == flt_min
+
+
 def test_testp_classes() -> None:
     x = _f32([1.0, 0.0, 1e-40, float("inf"), float("nan"), -2.0])
     exp = {"finite": [1, 1, 1, 0, 0, 1], "infinite": [0, 0, 0, 1, 0, 0],
@@ -245,6 +333,18 @@ def test_div_approx_and_full() -> None:
     assert np.isnan(r[2]) and r[3] == 0.0
     full = run("div.full.f32", ["f32"], ["f32", "f32"], a[:2], b[:2])[0].view(np.float32)
     assert np.all(np.abs(full - ref) <= 2 * ulp)
+
+
+def test_div_approx_subnormal_divisor() -> None:
+    # the H200 (validation/results/h200/float32_ops.json, __fdividef): with a divisor whose
+    # reciprocal overflows (|b| < 2^-128) the result is the quotient, not a * inf
+    a = np.array([0x00800000, 0x00000000, 0x807FFFFF, 0x00000001, 0x3F800000, 0x3F800000],
+                 np.uint32)
+    b = np.array([0x00000001, 0x00000001, 0x00000001, 0x00000001, 0x00000001, 0x00400000],
+                 np.uint32)
+    got = run("div.approx.f32", ["f32"], ["f32", "f32"], a, b)[0]
+    # 2^23, +0, -(2^23 - 1), 1.0, 2^149 = inf, 2^127
+    assert list(got) == [0x4B000000, 0, 0xCAFFFFFE, 0x3F800000, 0x7F800000, 0x7F000000]
 
 
 @pytest.mark.parametrize("spelling", ["add.bf16", "div.rn.ftz.f64", "add.rn.rz.f32",

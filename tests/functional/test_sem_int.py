@@ -69,7 +69,7 @@ def ref(op: str, t: str, a: int, b: int, c: int = 0) -> int:
         return raw(_trunc_div(x, y), w)
     if op == "rem":
         if y == 0:
-            return a
+            return (1 << w) - 1
         return raw(x - _trunc_div(x, y) * y, w)
     if op == "min":
         return raw(min(x, y), w)
@@ -166,9 +166,19 @@ def test_division_edge_cases() -> None:
     q = run("div.s32", ["b32"], ["b32", "b32"], a, b)[0]
     r = run("rem.s32", ["b32"], ["b32", "b32"], a, b)[0]
     assert [sv(int(x), 32) for x in q] == [-(2**31), -1, -3, -2, -1]
-    assert [sv(int(x), 32) for x in r] == [0, 7, -1, 1, 0]
+    assert [sv(int(x), 32) for x in r] == [0, -1, -1, 1, -1]
     qu = run("div.u64", ["b64"], ["b64", "b64"], np.array([9], np.uint64), np.array([0], np.uint64))
     assert int(qu[0][0]) == 2**64 - 1
+
+
+@pytest.mark.parametrize("t", TYPES)
+def test_rem_by_zero_is_all_ones(t: str) -> None:
+    # the H200 (validation/results/h200/int{32,64}_ops.json) gives all ones for rem.{s,u}{32,64}
+    # by zero whatever the dividend (0, positive, negative, INT_MIN)
+    w = int(t[1:])
+    a = np.array([0, 1, 7, (1 << (w - 1)) - 1, 1 << (w - 1), (1 << w) - 1], dtype=f"u{w // 8}")
+    r = run(f"rem.{t}", [f"b{w}"], [f"b{w}", f"b{w}"], a, np.zeros_like(a))[0]
+    assert [int(x) for x in r] == [(1 << w) - 1] * 6
 
 
 def test_carry_chain_128bit_add_and_sub() -> None:
@@ -269,3 +279,86 @@ def test_carry_chain_64bit_limbs() -> None:
         for i in range(len(x)):
             exp = f(x[i] | xh[i] << 64, y[i] | yh[i] << 64) % 2**128
             assert int(lo[i]) | int(hi[i]) << 64 == exp, first
+
+
+def _lanes(x: int, bits: int, signed: bool) -> list[int]:
+    m = (1 << bits) - 1
+    v = [(x >> (i * bits)) & m for i in range(32 // bits)]
+    return [e - (1 << bits) if signed and e >> (bits - 1) else e for e in v]
+
+
+@pytest.mark.parametrize("t", ["u16x2", "s16x2"])
+@pytest.mark.parametrize("op", ["add", "sub", "min", "max", "min.relu", "max.relu"])
+def test_packed_16x2_ops(op: str, t: str) -> None:
+    if op.endswith("relu") and t == "u16x2":
+        with pytest.raises(UnsupportedPTXError):
+            run(f"{op}.{t}", ["b32"], ["b32", "b32"], [0], [0])
+        return
+    a, b = _pairs(32, seed=31)
+    got = run(f"{op}.{t}", ["b32"], ["b32", "b32"], a, b)[0]
+    f = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "min": min, "max": max}[op[:3]]
+    for x, y, g in zip(a, b, got, strict=True):
+        r = [f(p, q) for p, q in zip(_lanes(int(x), 16, t[0] == "s"),
+                                     _lanes(int(y), 16, t[0] == "s"), strict=True)]
+        if op.endswith("relu"):
+            r = [max(v, 0) for v in r]
+        assert int(g) == (r[0] & 0xFFFF) | (r[1] & 0xFFFF) << 16, (op, t, hex(x), hex(y))
+
+
+def test_packed_16x2_hand_values() -> None:
+    # halves: a = (0x7F01, 0x80FF), b = (0x80FF, 0x01FF)
+    a, b = np.array([0x80FF7F01], np.uint32), np.array([0x01FF80FF], np.uint32)
+    two = ["b32", "b32"]
+    assert int(run("add.s16x2", ["b32"], two, a, b)[0][0]) == 0x82FE0000
+    assert int(run("sub.u16x2", ["b32"], two, a, b)[0][0]) == 0x7F00FE02
+    assert int(run("min.u16x2", ["b32"], two, a, b)[0][0]) == 0x01FF7F01
+    assert int(run("min.s16x2", ["b32"], two, a, b)[0][0]) == 0x80FF80FF
+    assert int(run("min.relu.s16x2", ["b32"], two, a, b)[0][0]) == 0
+    assert int(run("max.relu.s32", ["b32"], two, a, b)[0][0]) == 0x01FF80FF
+    assert int(run("min.relu.s32", ["b32"], two, a, b)[0][0]) == 0
+
+
+def _video_ref(op: str, n: int, ts: tuple[str, str, str], sat: bool, acc: bool,
+               a: int, b: int, c: int) -> int:
+    bits = 32 // n
+    sd, sa, sb = (t == "s32" for t in ts)
+    out = c if acc else 0
+    for i, (x, y) in enumerate(zip(_lanes(a, bits, sa), _lanes(b, bits, sb), strict=True)):
+        t = {"vadd": x + y, "vsub": x - y, "vabsdiff": abs(x - y), "vmin": min(x, y),
+             "vmax": max(x, y), "vavrg": (x + y + 1) >> 1 if x + y >= 0 else (x + y) >> 1}[op]
+        if sat:
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if sd else (0, (1 << bits) - 1)
+            t = min(max(t, lo), hi)
+        out = out + t if acc else out | (t & ((1 << bits) - 1)) << (i * bits)
+    return out & 0xFFFFFFFF
+
+
+@pytest.mark.parametrize("n", [4, 2])
+@pytest.mark.parametrize("op", ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"])
+def test_simd_video_ops_match_reference(op: str, n: int) -> None:
+    a, b = _pairs(32, n=120, seed=41)
+    c = samples(32, len(a), 42)
+    for ts in (("u32", "u32", "u32"), ("s32", "s32", "s32"), ("u32", "s32", "u32"),
+               ("s32", "u32", "s32")):
+        for mod, sat, acc in (("", False, False), (".sat", True, False), (".add", False, True)):
+            spelling = f"{op}{n}.{'.'.join(ts)}{mod}"
+            got = run(spelling, ["b32"], ["b32"] * 3, a, b, c)[0]
+            exp = [_video_ref(op, n, ts, sat, acc, int(x), int(y), int(z))
+                   for x, y, z in zip(a, b, c, strict=True)]
+            assert [int(v) for v in got] == exp, spelling
+
+
+def test_simd_video_hand_values() -> None:
+    # bytes of a = (01, 7F, FF, 80), b = (FF, 80, FF, 01), c = 0x10203040
+    a, b = np.array([0x80FF7F01], np.uint32), np.array([0x01FF80FF], np.uint32)
+    c = np.array([0x10203040], np.uint32)
+    three = ["b32"] * 3
+    # |1-255| = 0xFE, |127-128| = 1, 0, |128-1| = 0x7F
+    assert int(run("vabsdiff4.u32.u32.u32", ["b32"], three, a, b, c)[0][0]) == 0x7F0001FE
+    assert int(run("vabsdiff4.u32.u32.u32.add", ["b32"], three, a, b, c)[0][0]) == 0x102031BE
+    # signed bytes (1, 127, -1, -128) + (-1, -128, -1, 1) = (0, -1, -2, -127)
+    assert int(run("vadd4.s32.s32.s32.sat", ["b32"], three, a, b, c)[0][0]) == 0x81FEFF00
+    # unsigned halves: (0x7F01 + 0x80FF + 1) >> 1 = 0x8000, (0x80FF + 0x01FF + 1) >> 1 = 0x417F
+    assert int(run("vavrg2.u32.u32.u32", ["b32"], three, a, b, c)[0][0]) == 0x417F8000
+    with pytest.raises(UnsupportedPTXError):
+        run("vadd4.u32.u32.u32.sat.add", ["b32"], three, a, b, c)

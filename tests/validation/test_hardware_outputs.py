@@ -33,7 +33,6 @@ import numpy as np
 import pytest
 
 import warpsim
-from warpsim.errors import UnsupportedPTXError
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "validation" / "kernels"
@@ -214,7 +213,6 @@ INT64_COLS = [
     "ffsll", "abs.s64", "min.s64", "max.u64", "mul.wide.s32", "mul.wide.u32", "bfe.u64",
     "bfe.s64", "add128 lo", "add128 hi", "div/rem by constants", "a/10 + a%10",
     "sext(trunc)", "rotate ^ sra", "a*3 - (b<<5)", "hash"]
-REM_COLS = (6, 8)  # rem.s*, rem.u*
 
 
 @cached
@@ -237,30 +235,15 @@ def run_int64(gpu) -> Run:
     return Run(INT64_COLS, d["out"], out.copy_to_host(), {k: d[k] for k in "ab"})
 
 
-def rem_by_zero(run: Run) -> np.ndarray:
-    return cells(run, REM_COLS, run.inputs["b"] == 0)
-
-
 @pytest.mark.parametrize("which", ["int32", "int64"])
 def test_integer_ops(gpu, which):
+    # includes rem.{s,u}{32,64} by zero: all ones on the H200, whatever the dividend
     run = run_int32(gpu) if which == "int32" else run_int64(gpu)
-    check_exact(f"{which}_ops", run, ~rem_by_zero(run))
+    check_exact(f"{which}_ops", run, cells(run, range(len(run.names))))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug (documented assumption contradicted by the H200): rem.s32/rem.u32/rem.s64/"
-    "rem.u64 by zero return all ones on the GPU; warpsim returns the dividend"))
-@pytest.mark.parametrize("which", ["int32", "int64"])
-def test_rem_by_zero_returns_all_ones(gpu, which):
-    run = run_int32(gpu) if which == "int32" else run_int64(gpu)
-    assert (run.hw[rem_by_zero(run)] == np.iinfo(run.hw.dtype).max).all()   # the hardware rule
-    check_exact(f"{which}_ops rem by zero", run, rem_by_zero(run))
-
-
-@pytest.mark.xfail(raises=UnsupportedPTXError, strict=True, reason=(
-    "warpsim gap: no functional model for the SIMD video instruction vabsdiff4 and the packed "
-    "add/sub/min/max.{s16x2,u16x2} that __vadd4/__vsub2/__vabsdiffu4/__vminu2/... become"))
 def test_int32_simd_video_intrinsics(gpu):
+    # __vadd4/__vsub2/__vabsdiffu4/__vminu2/...: vabsdiff4 and add/min.{s16x2,u16x2} in sm_90 PTX
     d = load("int32_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(INT32_SIMD_COLS), np.uint32)
@@ -283,9 +266,6 @@ F32_COLS = [
 # approximate instructions, tolerance in ulp: div.approx and div.full are specified to 2 ulp,
 # rcp.approx and sqrt.approx to ~1 ulp (PTX ISA); warpsim computes them correctly rounded
 F32_APPROX = {17: 2, 42: 1, 43: 1, 44: 2}
-F32_ABS_NEG = (25, 26)
-F32_FTZ = {27: "add", 28: "mul", 29: "fma"}
-F32_DIV_APPROX = (17, 34, 35)   # __fdividef, and fmodf/remainderf, whose libdevice code uses it
 
 
 @cached
@@ -298,67 +278,14 @@ def run_f32(gpu) -> Run:
     return Run(F32_COLS, d["out"], out.copy_to_host(), {k: d[k].view(np.uint32) for k in "abc"})
 
 
-def f32_abs_neg_nan(run: Run) -> np.ndarray:
-    return cells(run, F32_ABS_NEG, is_nan_f32(run.inputs["a"]))
-
-
-def f32_ftz_tiny_before_rounding(run: Run) -> np.ndarray:
-    """.ftz results whose exact value (of the flushed inputs) is below FLT_MIN but rounds to
-    +-FLT_MIN."""
-    m = np.zeros(run.hw.shape, bool)
-    with np.errstate(all="ignore"):
-        a, b, c = (f64(run.inputs[k]) for k in "abc")
-        a, b, c = (np.where(np.abs(v) < FLT_MIN, np.copysign(0.0, v), v) for v in (a, b, c))
-        for col, exact in ((27, a + b), (28, a * b), (29, a * b + c)):
-            m[:, col] = ((np.abs(exact) > 0) & (np.abs(exact) < FLT_MIN)
-                         & (np.abs(exact.astype(np.float32)) == np.float32(FLT_MIN)))
-    return m
-
-
-def f32_div_approx_tiny_divisor(run: Run) -> np.ndarray:
-    """div.approx.f32 with a subnormal divisor whose reciprocal overflows (|b| < 2^-128)."""
-    b = np.abs(f64(run.inputs["b"]))
-    return cells(run, F32_DIV_APPROX, (b > 0) & (b < 2.0 ** -128))
-
-
 def test_float32_ops(gpu):
     run = run_f32(gpu)
-    nan = f32_abs_neg_nan(run)
-    known = f32_ftz_tiny_before_rounding(run) | f32_div_approx_tiny_divisor(run)
-    check_exact("float32_ops", run, ~cells(run, F32_APPROX) & ~known, nan_only=nan)
-    keep = ~f32_div_approx_tiny_divisor(run)[:, 17]
-    sub = Run(F32_COLS, run.hw[keep], run.sim[keep], {k: v[keep] for k, v in run.inputs.items()})
-    check_ulps("float32_ops", sub, F32_APPROX)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: abs.f32 and neg.f32 of a NaN return the canonical NaN 0x7FFFFFFF on the "
-    "H200 (fabsf(0x7FC00000) = -(0x7FC00000) = 0x7FFFFFFF); warpsim treats them as bit "
-    "operations and keeps the payload (copysign does keep it on the GPU)"))
-def test_float32_abs_neg_of_nan_is_canonical(gpu):
-    run = run_f32(gpu)
-    assert (run.hw[f32_abs_neg_nan(run)] == 0x7FFFFFFF).all()
-    check_exact("float32_ops abs/neg NaN", run, f32_abs_neg_nan(run))
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: .ftz flushes a result whose exact value is subnormal before rounding "
-    "(tininess before rounding) on the H200: mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0, warpsim "
-    "rounds first and returns FLT_MIN 0x00800000"))
-def test_float32_ftz_flushes_before_rounding(gpu):
-    run = run_f32(gpu)
-    m = f32_ftz_tiny_before_rounding(run)
-    assert m.any() and (np.abs(as_float(run.hw[m])) == 0).all()
-    check_exact("float32_ops ftz tininess", run, m)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: div.approx.f32 with a subnormal divisor |b| < 2^-128 (1/b overflows) returns "
-    "the quotient on the H200 (__fdividef(0x00800000, 0x00000001) = 2^23, 0/b = 0); warpsim "
-    "computes a * (1/b) = inf (NaN for a = 0), which also breaks fmodf/remainderf(x, 0x1)"))
-def test_float32_div_approx_subnormal_divisor(gpu):
-    run = run_f32(gpu)
-    check_exact("float32_ops div.approx tiny divisor", run, f32_div_approx_tiny_divisor(run))
+    # every cell, including the .ftz columns (a result whose exact value is below FLT_MIN is
+    # flushed even where it rounds to FLT_MIN: mul.rn.ftz.f32(0.5, 0x00FFFFFF) = +0 on the
+    # H200) and fmodf/remainderf, whose libdevice code divides with div.approx.f32 (exact here
+    # too with a subnormal divisor such as 0x00000001)
+    check_exact("float32_ops", run, ~cells(run, F32_APPROX))
+    check_ulps("float32_ops", run, F32_APPROX)
 
 
 # ----------------------------------------------------------------------------- float64
@@ -383,14 +310,11 @@ def run_f64(gpu) -> Run:
     return Run(F64_COLS, d["out"], out.copy_to_host(), {k: d[k].view(np.uint64) for k in "abc"})
 
 
-def f64_nan_results(run: Run, cols) -> np.ndarray:
-    return cells(run, cols) & is_nan_f64(run.hw)
-
-
 def test_float64_ops(gpu):
+    # NaN results included: the first NaN operand, quieted (for sub the subtrahend first);
+    # 0xFFF8000000000000 for an invalid operation
     run = run_f64(gpu)
-    nan = f64_nan_results(run, F64_EXACT)
-    check_exact("float64_ops", run, cells(run, F64_EXACT) & ~nan, nan_only=nan)
+    check_exact("float64_ops", run, cells(run, F64_EXACT))
     check_ulps("float64_ops", run, {30: 1})
     # rcp.approx.ftz.f64 reads the high word of its operand only: an sNaN whose payload is all
     # in the low word (0x7FF0000000000001) is +inf to it (result 0); those rows are left out
@@ -401,17 +325,6 @@ def test_float64_ops(gpu):
         rel = np.where(h == s, 0.0, np.abs(h - s) / np.abs(s))
     bad = np.where(np.isnan(h) | np.isnan(s), np.isnan(h) != np.isnan(s), ~(rel <= 2.0 ** -19))
     assert not bad.any(), f"rcp.approx.ftz.f64: {int(bad.sum())} rows beyond 2^-19 relative"
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug (documented assumption contradicted by the H200): double-precision NaN "
-    "results are not canonical on the GPU. A NaN operand is propagated with its sign and "
-    "payload, quieted (the first NaN operand; for sub the subtrahend), and an invalid "
-    "operation (0*inf, inf-inf, 0/0, sqrt(-1)) gives 0xFFF8000000000000; warpsim always "
-    "returns 0x7FFFFFFFFFFFFFFF"))
-def test_float64_nan_payloads(gpu):
-    run = run_f64(gpu)
-    check_exact("float64_ops NaN results", run, f64_nan_results(run, F64_EXACT))
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -438,10 +351,6 @@ CONV_INT_COLS = [
     "ull2double_rn lo", "ull2double_rn hi", "ull2double_rd lo", "ull2double_rd hi",
     "int2double lo", "int2double hi", "(short)", "(unsigned char)", "(signed char)(s>>3)",
     "(float)s32*0.25f", "int_as_float", "uint2float_rd"]
-# NaN -> integer: f32 -> 64-bit and f64 -> 32/64-bit conversions (f32 -> 32-bit gives 0, as
-# warpsim does); NaN -> float: conversions that go through the double-precision unit
-CONV_NAN_TO_INT = {"f32": range(8, 16), "f64": [*range(0, 18), 26, 27], "int": []}
-CONV_NAN_PAYLOAD = {"f32": [22, 23], "f64": [18, 19, 20, 21, 22, 24, 25], "int": []}
 
 
 @cached
@@ -475,42 +384,14 @@ def conv_run(gpu, which: str) -> Run:
     return {"f32": run_conv_f32, "f64": run_conv_f64, "int": run_conv_int}[which](gpu)
 
 
-def conv_nan_input(run: Run, cols) -> np.ndarray:
-    x = run.inputs["x"]
-    nan = is_nan_f32(x) if x.dtype.itemsize == 4 else is_nan_f64(x)
-    return cells(run, cols, nan)
-
-
 @pytest.mark.parametrize("which", ["f32", "f64", "int"])
 def test_conversions(gpu, which):
+    # every cell. NaN -> integer: 0x8000000000000000 into 64 bits (from f32 or f64),
+    # 0x80000000 from f64 into 32 bits, 0 from f32 into 32 bits; NaN -> float: conversions
+    # from or to f64 keep the sign and payload, quieted (cvt.f64.f32(0x7FC00000) =
+    # 0x7FF8000000000000, cvt.rn.f16.f64(NaN) = 0x7E00), the others give the canonical NaN
     run = conv_run(gpu, which)
-    to_int = conv_nan_input(run, CONV_NAN_TO_INT[which])
-    payload = conv_nan_input(run, CONV_NAN_PAYLOAD[which])
-    check_exact(f"conversions {which}", run, ~to_int & ~payload)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug (documented assumption 'NaN -> 0' contradicted by the H200): a NaN "
-    "converted to a 64-bit integer (from f32 or f64, signed or unsigned) gives "
-    "0x8000000000000000 and a double NaN converted to a 32-bit integer gives 0x80000000; "
-    "warpsim returns 0 (f32 -> 32-bit does give 0 on the GPU)"))
-@pytest.mark.parametrize("which", ["f32", "f64"])
-def test_conversion_nan_to_integer(gpu, which):
-    run = conv_run(gpu, which)
-    check_exact(f"conversions {which} NaN -> integer", run,
-                conv_nan_input(run, CONV_NAN_TO_INT[which]))
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "warpsim bug: conversions through the double-precision unit keep NaN payloads on the "
-    "H200: cvt.f64.f32(0x7FC00000) = 0x7FF8000000000000, cvt.rn.f32.f64(0xFFF8000000000001) "
-    "= 0xFFC00000, cvt.rn.f16.f64(NaN) = 0x7E00/0xFE00, cvt.rni.f64.f64 keeps the payload; "
-    "warpsim returns canonical NaNs (0x7FFF..., f16 0x7FFF)"))
-@pytest.mark.parametrize("which", ["f32", "f64"])
-def test_conversion_nan_payloads(gpu, which):
-    run = conv_run(gpu, which)
-    check_exact(f"conversions {which} NaN payload", run,
-                conv_nan_input(run, CONV_NAN_PAYLOAD[which]))
+    check_exact(f"conversions {which}", run, cells(run, range(len(run.names))))
 
 
 # ----------------------------------------------------------------------------- SFU math

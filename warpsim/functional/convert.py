@@ -5,13 +5,16 @@ integer rounding .rni/.rzi/.rmi/.rpi, float rounding .rn/.rz/.rm/.rp, .ftz, .sat
 * int -> int: sign- or zero-extension by the source type, truncation when narrowing; ``.sat``
   clamps to the destination range.
 * float -> int: rounded per the integer rounding modifier, saturated to the destination range
-  (PTX: float-to-integer conversions always saturate); NaN gives 0.
+  (PTX: float-to-integer conversions always saturate). NaN gives 0x8000000000000000 into 64
+  bits, 0x80000000 from f64 into 32 bits and 0 from f32 into 32 bits, as on an NVIDIA H200
+  (validation/results/h200/conversions.json); [A] 0 into 8/16 bits.
 * f16 takes part in conversions only (no f16 arithmetic): f16 <-> f32/f64/integers.
 * int -> float and narrowing float -> float: correctly rounded in the requested mode (exact
   directed modes); ``.sat`` clamps to [0, 1]; ``.ftz`` flushes f32 subnormals.
 * same-type float cvt with an integer rounding modifier rounds to an integral value.
-Assumptions: [A] int->float without a rounding modifier rounds to nearest; [A] NaN results are
-canonical (fp_rounding).
+* NaN results: a conversion from or to f64 keeps the sign and payload, quieted (as the H200
+  does, ``_nan_payload``; [A] cvt.f64.f16 unmeasured); others give the canonical NaN.
+Assumptions: [A] int->float without a rounding modifier rounds to nearest.
 """
 
 from __future__ import annotations
@@ -143,14 +146,21 @@ def _float_to_int(st: str, dt: str, irnd: str, ftz: bool) -> Callable[[Any], tup
         it = du
         imin, imax = du(0), du(np.iinfo(du).max)
 
+    # NaN -> integer on the H200: 0x8000000000000000 for a 64-bit destination, 0x80000000 for
+    # a 32-bit one from f64, 0 from f32 (or f16) to 32 bits; signed or unsigned alike
+    # (validation/results/h200/conversions.json). [A] 0 for 8/16-bit destinations (unmeasured).
+    nan_int = du(1 << (db - 1)) if db == 64 or (db == 32 and st == "f64") else None
+
     if db <= 32:
         lo_c, hi_c = float(imin), float(imax)
 
         def fn_small(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            y = np.clip(rnd(a.view(ft).astype(np.float64)), lo_c, hi_c)
+            x = a.view(ft)
+            y = np.clip(rnd(x.astype(np.float64)), lo_c, hi_c)
             # NaN converts to 0x8000000000000000 (x86) or 0 (ARM): low 32 bits are 0 either way
-            return (y.astype(np.int64).astype(du),)
+            v = y.astype(np.int64).astype(du)
+            return (v if nan_int is None else np.where(x != x, nan_int, v),)
         return fn_small
 
     def fn(s: Any) -> tuple[Any, ...]:
@@ -159,7 +169,7 @@ def _float_to_int(st: str, dt: str, irnd: str, ftz: bool) -> Callable[[Any], tup
         ok = (y >= lo) & (y < hi)
         v = np.where(ok, y, 0.0).astype(it)
         v = np.where(y >= hi, imax, np.where(y < lo, imin, v))
-        return (v.astype(it).view(du),)  # NaN: neither bound, not ok -> 0
+        return (np.where(y != y, nan_int, v.astype(it).view(du)),)
     return fn
 
 
@@ -209,9 +219,39 @@ def build_cvt(inst: Instruction) -> Core:
     return Core(_f2f(inst, dt, st, irnd, frnd, ftz, satm), (st,), (dt,))
 
 
+_MANT = {"f16": 10, "f32": 23, "f64": 52}
+
+
+def _nan_payload(st: str, dt: str) -> Callable[[Any, Any], Any]:
+    """NaN results of a conversion that involves f64 (the double-precision unit), as the H200
+    returns them: the source NaN's sign and payload, aligned at the top of the destination's
+    mantissa (shifted left when widening, truncated when narrowing), quieted:
+    cvt.f64.f32(0x7F800001) = 0x7FF8000020000000, cvt.rn.f32.f64(0xFFF8000000000001) =
+    0xFFC00000, cvt.rn.f16.f64(0xFFF8000000000001) = 0xFE00, cvt.rni.f64.f64 quiets only
+    (validation/results/h200/conversions.json). Other conversions give the canonical NaN."""
+    if "f64" not in (st, dt):
+        return lambda r, a: _CANON[dt](r)
+    sb, db = TYPE_BITS[st], TYPE_BITS[dt]
+    su, du = U_OF[sb], U_OF[db]
+    ms, md = _MANT[st], _MANT[dt]
+    exp_q = du(((1 << (db - md)) - 1) << (md - 1))  # exponent all ones and the quiet bit
+    sh = abs(md - ms)
+
+    def fn(r: Any, a: Any) -> Any:
+        bits = r.view(du)
+        nan = r != r
+        if not nan.any():
+            return bits
+        sign = (a >> su(sb - 1)).astype(du) << du(db - 1)
+        pay = a & su((1 << ms) - 1)
+        pay = (pay.astype(du) << du(sh)) if md >= ms else (pay >> su(sh)).astype(du)
+        return np.where(nan, sign | exp_q | pay, bits)
+    return fn
+
+
 def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ftz: bool,
          satm: bool) -> Callable[[Any], tuple[Any, ...]]:
-    canon = _CANON[dt]
+    canon = _nan_payload(st, dt)
     if TYPE_BITS[dt] < TYPE_BITS[st]:  # narrowing: correctly rounded in the requested mode
         if irnd:
             raise unsupported(inst, f"cvt.{dt}.{st} takes .rn/.rz/.rm/.rp")
@@ -223,7 +263,7 @@ def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ft
             r = round_f64_to(a.view(sft).astype(np.float64), mode, dft)
             if satm:
                 r = sat(r)
-            b = canon(r)
+            b = canon(r, a)
             return (flush32(b) if ftz and dt == "f32" else b,)
         return narrow
     if frnd:
@@ -240,6 +280,6 @@ def _f2f(inst: Instruction, dt: str, st: str, irnd: set[str], frnd: set[str], ft
             r = rnd(r)
         if satm:
             r = sat(r)
-        b = canon(r)
+        b = canon(r, a)
         return (flush32(b) if ftz and dt == "f32" else b,)
     return widen

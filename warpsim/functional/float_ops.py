@@ -2,10 +2,12 @@
 
 Follows: PTX ISA 9.x §9.7.3 (add, sub, mul, fma, mad, div, abs, neg, min, max, copysign, rcp,
 sqrt, testp) with the .rn/.rz/.rm/.rp, .ftz, .sat and .NaN modifiers.
-Assumptions: [A] NaN results are canonical (fp_rounding); [A] ``mad.f32``/``mad.f64`` without a
-rounding modifier behave as ``fma.rn``; [A] ``div.full.f32`` and the ``.approx`` forms of
-``div``/``rcp``/``sqrt`` return the correctly rounded result (inside PTX's error bounds).
-Deviations: abs/neg/copysign are bit operations (a NaN operand keeps its payload).
+NaN results follow the H200 (fp_rounding: f32 canonical, f64 the first NaN operand quieted).
+Assumptions: [A] ``mad.f32``/``mad.f64`` without a rounding modifier behave as ``fma.rn``;
+[A] ``div.full.f32`` and the ``.approx`` forms of ``div``/``rcp``/``sqrt`` return the correctly
+rounded result (inside PTX's error bounds). abs/neg/copysign are bit operations (a NaN operand
+keeps its payload), except that abs.f32 and neg.f32 of a NaN give the canonical NaN 0x7FFFFFFF,
+as the H200 does.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from warpsim.functional.fp_rounding import (
     CANON_NAN32,
     CANON_NAN64,
     canon32,
-    canon64,
     directed_f64,
     flush32,
+    nan64,
     round_f64_to_f32,
     round_fraction,
     sat,
@@ -112,10 +114,26 @@ def kernel32(op: str, mode: str) -> Callable[..., Any]:
     raise KeyError(op)
 
 
-def _wrap32(kernel: Callable[..., Any], ftz: bool, sat_: bool) -> Callable[..., Any]:
+_FLT_MIN = F32(2.0 ** -126)
+
+
+def _wrap32(kernel: Callable[..., Any], ftz: bool, sat_: bool,
+            kernel_rz: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """f32 instruction from its kernel. With ``.ftz`` inputs are flushed, and a result whose
+    exact value is below FLT_MIN in magnitude becomes a zero of its sign even where it rounds
+    to +-FLT_MIN (tininess before rounding, as the H200 does: mul.rn.ftz.f32(0.5, 0x00FFFFFF)
+    = +0). Only results of magnitude FLT_MIN can be affected; for those lanes the exact value
+    is classified by ``kernel_rz``, the same operation rounded toward zero (None: the kernel
+    itself rounds toward zero, or the instruction is approximate)."""
     if ftz:
         def fn_ftz(s: Any) -> tuple[Any, ...]:
-            r = kernel(*[flush32(x).view(F32) for x in s])
+            x = [flush32(v).view(F32) for v in s]
+            r = kernel(*x)
+            if kernel_rz is not None:
+                edge = np.abs(r) == _FLT_MIN
+                if edge.any():
+                    tiny = edge & (np.abs(kernel_rz(*x)) < _FLT_MIN)
+                    r = np.where(tiny, np.copysign(F32(0.0), r), r)
             if sat_:
                 r = sat(r)
             return (flush32(canon32(r)),)
@@ -273,27 +291,34 @@ def kernel64(op: str, mode: str) -> Callable[..., Any]:
     raise KeyError(op)
 
 
+_RCP64_NAN = np.uint64(0x7FFFFFFF00000000)
+
+
 def flush64(bits: Any) -> Any:
     """Flush f64 subnormals (raw bits) to sign-preserving zero."""
     return np.where((bits & np.uint64(0x7FF0000000000000)) == 0,
                     bits & np.uint64(0x8000000000000000), bits)
 
 
-def _wrap64(kernel: Callable[..., Any], ftz: bool = False) -> Callable[..., Any]:
-    if ftz:
+def _wrap64(kernel: Callable[..., Any], order: tuple[int, ...], ftz: bool = False
+            ) -> Callable[..., Any]:
+    """f64 instruction from its kernel; a NaN result propagates the first NaN operand in
+    ``order`` (quieted) or is 0xFFF8000000000000 (``nan64``, as on the H200)."""
+    if ftz:  # rcp.approx.ftz.f64, which computes the high word only: a NaN gives
+        # 0x7FFFFFFF00000000 on the H200
         def fn_ftz(s: Any) -> tuple[Any, ...]:
-            return (flush64(canon64(kernel(*[flush64(x).view(F64) for x in s]))),)
+            r = kernel(*[flush64(x).view(F64) for x in s])
+            return (flush64(np.where(r != r, _RCP64_NAN, r.view(np.uint64))),)
         return fn_ftz
 
     def fn(s: Any) -> tuple[Any, ...]:
-        return (canon64(kernel(*[x.view(F64) for x in s])),)
+        return (nan64(kernel(*[x.view(F64) for x in s]), s, order),)
     return fn
 
 
 # ---------------------------------------------------------------------- bitwise f ops ---
 def _minmax(is_max: bool, bits: int, ftz: bool, nan_prop: bool) -> Callable[..., Any]:
     ft = F32 if bits == 32 else F64
-    canon = canon32 if bits == 32 else canon64
     nan_bits = CANON_NAN32 if bits == 32 else CANON_NAN64
 
     def fn(s: Any) -> tuple[Any, ...]:
@@ -301,12 +326,16 @@ def _minmax(is_max: bool, bits: int, ftz: bool, nan_prop: bool) -> Callable[...,
         if ftz:
             a, b = flush32(a), flush32(b)
         x, y = a.view(ft), b.view(ft)
+        xn, yn = x != x, y != y
         r = (np.fmax if is_max else np.fmin)(x, y)
-        rb = canon(r)
+        # two NaNs: f32 gives the canonical NaN, f64 the first operand quieted (H200)
+        rb = canon32(r) if bits == 32 else nan64(r, s, (0, 1))
+        # one NaN: the other operand (np.fmin/fmax may return a signalling NaN operand)
+        rb = np.where(xn & ~yn, b, np.where(yn & ~xn, a, rb))
         # equal operands (incl. +0/-0): max takes the AND of the bits, min the OR
         rb = np.where(x == y, (a & b) if is_max else (a | b), rb)
         if nan_prop:
-            rb = np.where((x != x) | (y != y), nan_bits, rb)
+            rb = np.where(xn | yn, nan_bits, rb)
         return (rb,)
     return fn
 
@@ -369,14 +398,26 @@ def build_float(inst: Instruction) -> Core:
         return Core(_wrap32(_div_approx, ftz, False), srcs, (t,))
     kernel = kernel32(kop, mode) if bits == 32 else kernel64(kop, mode)
     if bits == 32:
-        return Core(_wrap32(kernel, ftz, sat_), srcs, (t,))
-    return Core(_wrap64(kernel, ftz), srcs, (t,))
+        rz = kernel32(kop, "rz") if ftz and mode != "rz" and "approx" not in mods else None
+        return Core(_wrap32(kernel, ftz, sat_, rz), srcs, (t,))
+    # NaN operands: the first one propagates, for sub the subtrahend's first (H200)
+    order = (1, 0) if op == "sub" else tuple(range(n))
+    return Core(_wrap64(kernel, order, ftz), srcs, (t,))
 
 
 def _div_approx(a: Any, b: Any) -> Any:
-    """div.approx.f32: a * (1/b); for 2^126 < |b| < 2^128 the result is 0 (NaN for a = inf)."""
-    r = a * np.divide(F32(1.0), b)
+    """div.approx.f32: a * (1/b); for 2^126 < |b| < 2^128 the result is 0 (NaN for a = inf).
+    A subnormal divisor is scaled by 2^24 first and the product scaled back in f64, rounded
+    once: where 1/b overflows (|b| < 2^-128) the result is the quotient, as on the H200
+    (div.approx.f32(0x00800000, 0x00000001) = 2^23, 0 / 0x00000001 = 0; not inf/NaN), and for
+    2^-128 <= |b| < 2^-126 it equals a * RN(1/b) as before."""
     ab = np.abs(b)
+    sub = (ab > 0) & (ab < _FLT_MIN)
+    if sub.any():
+        rec = np.divide(F32(1.0), np.where(sub, b * F32(2.0 ** 24), b))
+        r = (a.astype(F64) * rec.astype(F64) * np.where(sub, 2.0 ** 24, 1.0)).astype(F32)
+    else:
+        r = a * np.divide(F32(1.0), b)
     huge = (ab > F32(2.0 ** 126)) & (ab < np.inf)
     return np.where(huge, a * F32(0.0), r)
 
@@ -385,15 +426,22 @@ def _signop(op: str, bits: int, ftz: bool) -> Callable[..., Any]:
     ut = np.uint32 if bits == 32 else np.uint64
     sign = ut(1 << (bits - 1))
     mag = ut((1 << (bits - 1)) - 1)
+    # abs.f32 / neg.f32 of a NaN give the canonical NaN (measured on an H200: fabsf and -x of
+    # 0x7FC00000, 0x7F800001, 0xFFC12345, ... are all 0x7FFFFFFF); f64 abs/neg stay bit
+    # operations (not measured)
+    exp = ut(0x7F800000) if bits == 32 else ut(0x7FF0000000000000)
+    canon = CANON_NAN32 if bits == 32 else None
     if op == "abs":
         def f_abs(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            return (a & mag,)
+            r = a & mag
+            return (r if canon is None else np.where(r > exp, canon, r),)
         return f_abs
     if op == "neg":
         def f_neg(s: Any) -> tuple[Any, ...]:
             a = flush32(s[0]) if ftz else s[0]
-            return (a ^ sign,)
+            r = a ^ sign
+            return (r if canon is None else np.where((a & mag) > exp, canon, r),)
         return f_neg
 
     def f_copysign(s: Any) -> tuple[Any, ...]:

@@ -13,14 +13,16 @@ How the directed modes are made exact:
   the exact residual demands it. Error-free transforms are exact only away from the overflow
   and underflow limits; lanes outside that safe range (rare: |x| near 2^1000 or 2^-960) are
   recomputed with exact rational arithmetic (``slow_lanes``).
-Assumptions: [A] a NaN produced by an f32/f64 arithmetic instruction is the canonical NaN
-(all-ones payload, sign clear: 0x7FFFFFFF / 0x7FFFFFFFFFFFFFFF), as sm_5x+ hardware returns.
+NaN results: an f32 arithmetic instruction returns the canonical NaN 0x7FFFFFFF (all-ones
+payload, sign clear). An f64 one propagates its first NaN operand, quieted, sign and payload
+kept, and returns 0xFFF8000000000000 for an invalid operation (``nan64``): both measured on an
+NVIDIA H200 (validation/results/h200/float32_ops.json, float64_ops.json).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -30,10 +32,12 @@ __all__ = [
     "CANON_NAN16",
     "CANON_NAN32",
     "CANON_NAN64",
+    "DEFAULT_NAN64",
     "MODES",
     "canon16",
     "canon32",
     "canon64",
+    "nan64",
     "directed_f64",
     "flush32",
     "round_f64_to",
@@ -52,6 +56,10 @@ MODES = ("rn", "rz", "rm", "rp")
 CANON_NAN32 = np.uint32(0x7FFFFFFF)
 CANON_NAN64 = np.uint64(0x7FFFFFFFFFFFFFFF)
 CANON_NAN16 = np.uint16(0x7FFF)
+DEFAULT_NAN64 = np.uint64(0xFFF8000000000000)
+_QUIET64 = np.uint64(1 << 51)
+_MAG64 = np.uint64((1 << 63) - 1)
+_INF64 = np.uint64(0x7FF0000000000000)
 _SPLIT = 134217729.0  # 2^27 + 1 (Veltkamp)
 _INT_OF_SIZE = {2: np.int16, 4: np.int32, 8: np.int64}
 
@@ -150,6 +158,22 @@ def canon16(r: Any) -> Any:
 def canon64(r: Any) -> Any:
     """Raw bits of f64 result ``r`` with any NaN replaced by the canonical NaN."""
     return np.where(r != r, CANON_NAN64, r.view(np.uint64))
+
+
+def nan64(r: Any, srcs: Sequence[Any], order: Sequence[int]) -> Any:
+    """Raw bits of f64 result ``r`` with the H200's NaN results: where ``r`` is NaN, the first
+    NaN among the raw-bit operands ``srcs`` taken in ``order``, quieted (sign and payload
+    kept), else (an invalid operation: 0 * inf, inf - inf, 0 / 0, sqrt(-1)) the default NaN
+    0xFFF8000000000000."""
+    bits = r.view(np.uint64)
+    nan = r != r
+    if not nan.any():
+        return bits
+    out = np.where(nan, DEFAULT_NAN64, bits)
+    for k in reversed(order):
+        x = srcs[k]
+        out = np.where(nan & ((x & _MAG64) > _INF64), x | _QUIET64, out)
+    return out
 
 
 def sat(r: Any) -> Any:

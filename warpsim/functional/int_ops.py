@@ -1,11 +1,13 @@
 """Vectorised semantics of the PTX integer arithmetic instructions (exact wrap-around).
 
 Follows: PTX ISA 9.x §9.7.1 (add, sub, mul, mad, mul24, mad24, sad, div, rem, abs, neg, min,
-max) and §9.7.2 (extended precision: add.cc, addc, sub.cc, subc, mad.cc, madc).
-Assumptions: [A] division by zero (PTX: "unspecified, machine-specific") gives all ones for
-``div`` (u32 0xFFFFFFFF, s32 -1, likewise for 16/64 bits) and the dividend for ``rem``, as the
-sm_5x+ integer-division sequence nvcc emits does; [A] ``div.s`` of INT_MIN by -1 wraps to
-INT_MIN and ``rem`` gives 0. [A] The carry flag of ``sub.cc``/``subc`` is the borrow, matching
+max; add/sub/min/max on packed .u16x2/.s16x2, min/max.relu on .s16x2/.s32) and §9.7.2
+(extended precision: add.cc, addc, sub.cc, subc, mad.cc, madc).
+Division by zero (PTX: "unspecified, machine-specific") gives all ones for ``div`` and for
+``rem`` (u32 0xFFFFFFFF, s32 -1, likewise for 64 bits), whatever the dividend and signedness:
+measured on an NVIDIA H200 (validation/results/h200/int32_ops.json, int64_ops.json); [A] the
+same for 16 bits (not measured). [A] ``div.s`` of INT_MIN by -1 wraps to INT_MIN and ``rem``
+gives 0. [A] The carry flag of ``sub.cc``/``subc`` is the borrow, matching
 PTX's definition ``subc: d = a - (b + CC.CF)``.
 """
 
@@ -104,7 +106,7 @@ def _divrem(bits: int, signed: bool, rem: bool) -> Callable[[Any], tuple[Any, ..
             q = q.astype(np.int64).astype(ut)  # wraps INT_MIN / -1 back to INT_MIN
             zero = b == 0
             if rem:
-                return (np.where(zero, a, a - q * b),)
+                return (np.where(zero, ones, a - q * b),)
             return (np.where(zero, ones, q),)
         return fn_small
 
@@ -122,17 +124,51 @@ def _divrem(bits: int, signed: bool, rem: bool) -> Callable[[Any], tuple[Any, ..
             if rem:
                 r = (a - q * bs)
                 r = np.where(ovf, ut(0), r)
-                return (np.where(zero, a, r),)
+                return (np.where(zero, ones, r),)
             return (np.where(zero, ones, q),)  # INT_MIN / -1: q = INT_MIN / 1 = INT_MIN
         if rem:
-            return (np.where(zero, a, a % bs),)
+            return (np.where(zero, ones, a % bs),)
         return (np.where(zero, ones, a // bs),)
+    return fn
+
+
+def _packed16(op: str, signed: bool, relu: bool) -> Callable[[Any], tuple[Any, ...]]:
+    """add/sub (wrapping) and min/max{.relu} on the two 16-bit halves of a .b32 (.u16x2 /
+    .s16x2, PTX ISA 8.0+, sm_90)."""
+    vt = np.int16 if signed else np.uint16
+
+    def fn(s: Any) -> tuple[Any, ...]:
+        a, b = s
+        out = np.uint32(0)
+        for sh in (np.uint32(0), np.uint32(16)):
+            x = (a >> sh).astype(np.uint16)
+            y = (b >> sh).astype(np.uint16)
+            if op == "add":
+                r = x + y
+            elif op == "sub":
+                r = x - y
+            else:
+                f = np.minimum if op == "min" else np.maximum
+                r = f(x.view(vt), y.view(vt))
+                if relu:
+                    r = np.maximum(r, vt(0))
+                r = r.view(np.uint16)
+            out = out | (r.astype(np.uint32) << sh)
+        return (out,)
     return fn
 
 
 def build_int(inst: Instruction) -> Core:
     """Core for an integer arithmetic instruction (raises UnsupportedPTXError otherwise)."""
     op = inst.opcode
+    if len(inst.types) == 1 and inst.types[0] in ("u16x2", "s16x2"):
+        t = inst.types[0]
+        relu = "relu" in inst.mods
+        if op not in ("add", "sub", "min", "max") or set(inst.mods) - {"relu"} or (
+                relu and (op in ("add", "sub") or t == "u16x2")):
+            raise unsupported(inst, f"{op}.{t} is not a PTX form (add/sub/min/max take "
+                              ".u16x2/.s16x2; .relu only min/max.s16x2)")
+        return Core(_packed16(op, t == "s16x2", relu), ("b32", "b32"), ("b32",))
     if len(inst.types) != 1 or inst.types[0] not in _ITYPES:
         raise unsupported(inst, f"type .{'.'.join(inst.types)} not implemented for {op}",
                           "integer arithmetic takes .u16/.u32/.u64/.s16/.s32/.s64")
@@ -184,7 +220,7 @@ def build_int(inst: Instruction) -> Core:
         if satm:
             return Core(lambda s: (_sat32(_s64(p24(s[0], s[1])) + _s64(s[2])),), (t,) * 3, (t,))
         return Core(lambda s: (p24(s[0], s[1]) + s[2],), (t,) * 3, (t,))
-    reject(mods)
+    reject(mods - ({"relu"} if op in ("min", "max") and t == "s32" else set()))
     if op in ("div", "rem"):
         return Core(_divrem(bits, signed, op == "rem"), (t, t), (t,))
     if op == "sad":
@@ -203,6 +239,9 @@ def build_int(inst: Instruction) -> Core:
         return Core(lambda s: (ut(0) - s[0],), (t,), (t,))
     if op in ("min", "max"):
         f = np.minimum if op == "min" else np.maximum
+        if t == "s32" and mods == {"relu"}:  # min/max.relu.s32: negative results become 0
+            return Core(lambda s: (np.maximum(f(s[0].view(it), s[1].view(it)), it(0)).view(ut),),
+                        (t, t), (t,))
         if signed:
             return Core(lambda s: (f(s[0].view(it), s[1].view(it)).view(ut),), (t, t), (t,))
         return Core(lambda s: (f(s[0], s[1]),), (t, t), (t,))

@@ -37,12 +37,14 @@ from warpsim.functional.half_ops import HALF_OPCODES, HALF_TYPES, build_half
 from warpsim.functional.int_ops import INT_OPCODES, build_int
 from warpsim.functional.opdef import CC, I_OF, U_OF, Core, Op, dtype_of, unsupported
 from warpsim.functional.transcendental import TRANSCENDENTAL_OPCODES, build_transcendental
+from warpsim.functional.video_ops import VIDEO_OPCODES, build_video
 from warpsim.ptx.ir import FLOAT_TYPES, TYPE_BITS, Function, Instruction, Operand, OpKind
 
 __all__ = ["SUPPORTED_OPCODES", "Op", "build_op", "immediate_bits"]
 
 SUPPORTED_OPCODES = frozenset(INT_OPCODES | BIT_OPCODES | FLOAT_OPCODES | COMPARE_OPCODES
-                              | TRANSCENDENTAL_OPCODES | DOT_OPCODES | {"mov", "cvt"})
+                              | TRANSCENDENTAL_OPCODES | DOT_OPCODES | VIDEO_OPCODES
+                              | {"mov", "cvt"})
 """Base opcodes ``build_op`` accepts (each still checks its types and modifiers)."""
 
 _WIDE_SPECIALS = frozenset({"%clock64", "%globaltimer", "%gridid"})
@@ -63,6 +65,8 @@ def _core(inst: Instruction) -> Core:
         return build_bit(inst)
     if op in DOT_OPCODES:
         return build_dot(inst)
+    if op in VIDEO_OPCODES:
+        return build_video(inst)
     if op in HALF_OPCODES and t0 in HALF_TYPES:
         return build_half(inst)
     if op in FLOAT_OPCODES and (t0 in FLOAT_TYPES or op not in INT_OPCODES):

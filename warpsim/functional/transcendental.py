@@ -8,8 +8,9 @@ Every function is evaluated in float64 and rounded once to the result type, whic
 inside those bounds (the result is the correctly rounded value in almost every case).
 Special values follow PTX: ex2(-inf) = +0, ex2(+inf) = +inf; lg2(+-0) = -inf, lg2(x<0) = NaN,
 lg2(+inf) = +inf; sin/cos(+-inf) = NaN; rsqrt(+-0) = +-inf, rsqrt(x<0) = NaN, rsqrt(+inf) = +0;
-NaN in gives the canonical NaN out. ``.ftz`` flushes subnormal inputs and results to signed
-zero; without it subnormals are honoured.
+NaN in gives the canonical NaN out (f32; rsqrt.approx.f64 propagates a NaN operand, quieted,
+and gives 0xFFF8000000000000 for x < 0, as the H200 does). ``.ftz`` flushes subnormal inputs
+and results to signed zero; without it subnormals are honoured.
 Deviations: the result is more accurate than the hardware's (so bit patterns differ from a GPU
 in the last place or two); sin/cos(x) use the exact argument, no range-reduction error.
 """
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.functional.float_ops import flush64
-from warpsim.functional.fp_rounding import canon32, canon64, flush32
+from warpsim.functional.fp_rounding import canon32, canon64, flush32, nan64
 from warpsim.functional.opdef import Core, unsupported
 from warpsim.ptx.ir import Instruction
 
@@ -50,7 +51,8 @@ def build_transcendental(inst: Instruction) -> Core:
         if ftz:
             return Core(lambda s: (flush64(canon64(f(flush64(s[0]).view(np.float64)))),),
                         (t,), (t,))
-        return Core(lambda s: (canon64(f(s[0].view(np.float64))),), (t,), (t,))
+        # a NaN operand propagates, quieted; rsqrt(x < 0) = 0xFFF8000000000000 (H200)
+        return Core(lambda s: (nan64(f(s[0].view(np.float64)), s, (0,)),), (t,), (t,))
 
     if ftz:
         def fn_ftz(s: Any) -> tuple[Any, ...]:
