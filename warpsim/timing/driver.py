@@ -445,7 +445,9 @@ class TimingSimulator:
             self._raise(lw)
 
     def _warm(self, tables: StaticTables) -> float:
-        """Compile the cycle loop (an empty launch with the same types); returns seconds."""
+        """Compile the cycle loop (an empty launch with the same types); returns the seconds
+        spent compiling (0 when this process had compiled it for these types already)."""
+        n_sigs = len(getattr(run_engine, "signatures", ()))
         t0 = time.perf_counter()
         prm = self.prm.copy()
         if self.mechanism is not None:
@@ -460,6 +462,8 @@ class TimingSimulator:
         self._call(None, state, window, make_counts(self.cfg.sm.n_sms), ms,  # type: ignore
                    prm, tables)
         self._compiled = True
+        if len(getattr(run_engine, "signatures", ())) == n_sigs:
+            return 0.0  # already compiled (or numba disabled): nothing to report
         return time.perf_counter() - t0
 
     def _raise(self, lw: _Launch) -> None:
