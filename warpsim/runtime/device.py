@@ -444,17 +444,12 @@ class Device:
 
     def _with_activity(self, kernel: Kernel, functional: Any, timing: Any) -> Any:
         """Add the launch's GPUWattch activity counters (per-opcode ALU access units,
-        non-register operands: docs/energy-model.md §4.1), derived from the timing engine's
-        per-PC counts of what issued and what reached a unit (a mechanism that completes or
-        narrows execution saves ALU energy), to its timing statistics and to the device's
-        running sums."""
+        non-register operands: docs/energy-model.md §4.1), derived from the per-PC counts of
+        what issued (the functional pass) and what reached a unit (the timing engine: a
+        mechanism that completes instructions without a unit saves ALU energy), to its timing
+        statistics and to the device's running sums."""
         from warpsim.power.activity import gpuwattch_activity, inst_info
-        from warpsim.timing.fields import (
-            F_ACT_EXEC_THREADS,
-            F_ACT_EXEC_WARPS,
-            F_ACT_ISSUED_THREADS,
-            F_ACT_ISSUED_WARPS,
-        )
+        from warpsim.timing.fields import F_ACT_EXEC_THREADS, F_ACT_EXEC_WARPS
 
         infos = getattr(kernel, "_activity_infos", None)
         if infos is None:
@@ -467,8 +462,8 @@ class Device:
                                      functional.pc_thread_counts)
         else:
             n = len(infos)  # the engine's last row is the implicit exit
-            act = gpuwattch_activity(infos, pa[:n, F_ACT_ISSUED_WARPS],
-                                     pa[:n, F_ACT_ISSUED_THREADS], pa[:n, F_ACT_EXEC_WARPS],
+            act = gpuwattch_activity(infos, functional.pc_warp_counts,
+                                     functional.pc_thread_counts, pa[:n, F_ACT_EXEC_WARPS],
                                      pa[:n, F_ACT_EXEC_THREADS])
         timing.stats.update(act)
         for name, value in act.items():

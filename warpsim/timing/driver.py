@@ -118,9 +118,8 @@ class TimingResult:
     occupancy: dict[str, int] = field(default_factory=dict)
     """CTAs per SM allowed by each resource, and ``ctas_per_sm``."""
     pc_activity: np.ndarray | None = None
-    """``int64[n_pc, 4]``: per static instruction, warp instructions and lanes issued, and
-    dispatched to an execution unit (``timing.fields.F_ACT_*``; the last row is the implicit
-    exit)."""
+    """``int64[n_pc, 2]``: per static instruction, warp instructions and lanes dispatched to an
+    execution unit (``timing.fields.F_ACT_*``; the last row is the implicit exit)."""
 
 
 @jit

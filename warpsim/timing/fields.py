@@ -21,8 +21,6 @@ __all__ = [
     "N_WT_FIELDS",
     "F_ACT_EXEC_THREADS",
     "F_ACT_EXEC_WARPS",
-    "F_ACT_ISSUED_THREADS",
-    "F_ACT_ISSUED_WARPS",
     "N_ACT_FIELDS",
     "F_BANK_RD_COUNT",
     "F_BANK_RD_STAMP",
@@ -229,12 +227,11 @@ F_REC_LINE0 = 5
 N_REC_FIELDS = 6
 
 # -- pc_act (CoreState.pc_act[pc, F_ACT_*]) ---------------------------------------------------
-F_ACT_ISSUED_WARPS = 0
-F_ACT_ISSUED_THREADS = 1
-F_ACT_EXEC_WARPS = 2
-"""Warp instructions dispatched to an execution unit (not those a mechanism completed)."""
-F_ACT_EXEC_THREADS = 3
-N_ACT_FIELDS = 4
+F_ACT_EXEC_WARPS = 0
+"""Warp instructions dispatched to an execution unit (not those a mechanism completed; every
+record issues once, so the issued counts are the functional pass's ``pc_warp_counts``)."""
+F_ACT_EXEC_THREADS = 1
+N_ACT_FIELDS = 2
 
 # -- wt (TraceWindow.wt[gw, F_WT_*]) ---------------------------------------------------------
 F_WT_BEG = 0

@@ -68,8 +68,6 @@ from warpsim.timing.consts import (
 )
 from warpsim.timing.dispatch import release_barrier, warp_try_exit
 from warpsim.timing.fields import (
-    F_ACT_ISSUED_THREADS,
-    F_ACT_ISSUED_WARPS,
     F_CTA_N_BAR,
     F_CTA_N_LIVE,
     F_IDOC_COUNT,
@@ -347,8 +345,6 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
             st.warp[sm, best, F_WARP_IBUF] -= 1
             counters[sm, C_GPGPU_N_TOT_W_ICOUNT] += 1
             counters[sm, C_GPU_SIM_INSN] += tw.rec[r, F_REC_NTHR]
-            st.pc_act[pc, F_ACT_ISSUED_WARPS] += 1
-            st.pc_act[pc, F_ACT_ISSUED_THREADS] += tw.rec[r, F_REC_NTHR]
             counters[sm, C_SCHED_WARP_INSTS_ISSUED] += 1
             fl = tb.pc_info[pc, F_PC_FLAGS]
             if fl & F_BRANCH:

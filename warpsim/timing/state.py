@@ -81,8 +81,8 @@ class CoreState(NamedTuple):
     """``infl_free[sm, i]`` int32: stack of free in-flight slots (top at SM field
     INFL_NFREE - 1)."""
     pc_act: np.ndarray
-    """``pc_act[pc, F_ACT_*]`` int64: warp instructions (and their executing lanes) issued and
-    dispatched to a unit, per static instruction (the energy model's per-opcode activity)."""
+    """``pc_act[pc, F_ACT_*]`` int64: warp instructions (and their executing lanes) dispatched
+    to a unit, per static instruction (the energy model's per-opcode ALU activity)."""
     smv: np.ndarray
     """``smv[sm, F_SM_*]`` int64 (fields named after the former arrays): N_CTAS, N_WARPS,
     LDST_CUR (in-flight slot whose lines the LD/ST unit sends, -1), LDST_LINE (next line),
