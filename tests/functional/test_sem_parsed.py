@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from warpsim.functional.semantics import SUPPORTED_OPCODES, build_op, immediate_bits
+from warpsim.ptx import parser
 from warpsim.ptx.ir import OpKind
-
-parser = pytest.importorskip("warpsim.ptx.parser")
 
 PTX = """
 .version 9.0
