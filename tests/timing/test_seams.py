@@ -38,6 +38,7 @@ from warpsim.mechanisms.base import Mechanism
 from warpsim.mechanisms.compose import CompositeMechanism, combine_hooks
 from warpsim.mechanisms.hooks import noop_hooks
 from warpsim.timing.consts import (
+    INT64_MAX,
     ISSUE_COMPLETE,
     ISSUE_EXECUTE,
     ISSUE_PARK,
@@ -54,12 +55,12 @@ REUSE, PARK, OUTSIDE, BANK0, LANE, PRELOAD, SEE, OBSERVE = (1 << i for i in rang
 # cfg[1]: the added unit's type id; cfg[2]: the memory-port refusals
 # st[w, *] per warp slot; the last row holds counters
 S_ISSUED, S_RETIRED, S_SENT, S_BACK, S_PENDING, S_SEEN = range(6)
-G_RELEASED, G_POLLS = 0, 1
+G_RELEASED, G_POLLS, G_PARKED = 0, 1, 2
 
 
 @jit
 def _on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    cfg, st, core = hs
+    cfg, st, core = hs[0], hs[1], hs[2]
     mode = cfg[0]
     st[warp, S_ISSUED] += 1
     if mode & SEE:
@@ -67,6 +68,7 @@ def _on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     if mode & REUSE:
         return ISSUE_COMPLETE, cycle + 3
     if mode & PARK and warp == 1:
+        st[st.shape[0] - 1, G_PARKED] = 1
         return ISSUE_PARK, np.int64(0)
     return ISSUE_EXECUTE, np.int64(0)
 
@@ -77,6 +79,7 @@ def _poll_parked(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
     g = st.shape[0] - 1
     st[g, G_POLLS] += 1
     if st[g, G_RELEASED] > 0:
+        st[g, G_PARKED] = 0
         return ISSUE_EXECUTE, np.int64(0)
     return ISSUE_PARK, np.int64(0)
 
@@ -88,6 +91,14 @@ def _on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     g = st.shape[0] - 1
     if warp == 0 and st[g, G_RELEASED] == 0:
         st[g, G_RELEASED] = cycle
+
+
+@jit
+def _on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
+    st, own = hs[1], hs[3]
+    if st[st.shape[0] - 1, G_PARKED] != 0:
+        own[0, 0] += 1  # a cycle with an instruction parked (SM 0)
+    return INT64_MAX
 
 
 @jit
@@ -130,7 +141,7 @@ def _mem_request(hs, sm, cycle):  # pragma: no cover - jit
 
 @jit
 def _on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
-    cfg, st, _ = hs
+    cfg, st = hs[0], hs[1]
     if accepted:
         st[tag, S_PENDING] = 0
         st[tag, S_SENT] = cycle
@@ -152,7 +163,7 @@ PROBE_HOOKS = dict(on_issue=_on_issue, poll_parked=_poll_parked, on_retire=_on_r
                    operand_bank=_operand_bank, dest_bank=_dest_bank, unit_choice=_unit_choice,
                    on_warp_launch=_on_warp_launch, mem_request=_mem_request,
                    on_mem_sent=_on_mem_sent, on_mem_complete=_on_mem_complete,
-                   can_issue=_can_issue)
+                   can_issue=_can_issue, on_cycle_end=_on_cycle_end)
 
 
 class Probe(Mechanism):
@@ -164,6 +175,7 @@ class Probe(Mechanism):
         super().__init__(cfg)
         self.mode = mode
         self.name = name
+        self.counter_names = (f"{name}_parked_cycles",)
         self.hooks = self.hooks._replace(**PROBE_HOOKS)
 
     def start_launch(self, info):
@@ -173,8 +185,12 @@ class Probe(Mechanism):
     def bind_core(self, launch_state, core):
         launch_state["core"] = core.warp
 
+    def bind_counters(self, launch_state, counters):
+        launch_state["own"] = counters
+
     def hook_state(self, launch_state, rec_cols, rec_base):
-        return launch_state["cfg"], launch_state["st"], launch_state["core"]
+        return (launch_state["cfg"], launch_state["st"], launch_state["core"],
+                launch_state["own"])
 
     def finish_launch(self, launch_state, counts):
         st, cfg = launch_state["st"], launch_state["cfg"]
@@ -257,6 +273,9 @@ def test_parked_instruction_executes_after_the_other_warps_producer_retires(skip
     assert r.cycles == 17
     if not skip_idle:  # parked after the poll of cycle 4; polled at 5-8 (held), 9 (released)
         assert r.stats["probe_polls"] == 5
+    # a counter in the engine's counts array counts skipped cycles too: parked at the end of
+    # cycles 4, 5, 6, 7 and 8 (released at the issue stage of 9), with or without skipping
+    assert r.stats["probe_parked_cycles"] == 5
     assert r.stats["regfile_bank_reads"] == 2 and r.stats["writeback_warp_insts"] == 2
 
 

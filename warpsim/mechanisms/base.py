@@ -43,6 +43,12 @@ class Mechanism:
     regfile_banks: int = 0
     """Bank rows the mechanism's ``operand_bank``/``dest_bank`` may return (0: the configured
     ``regfile.n_banks``); the engine's bank state has at least this many."""
+    counter_names: tuple[str, ...] = ()
+    """Per-SM counters the mechanism keeps in the engine's counts array (columns after the
+    engine's own), so idle-cycle skipping scales them like the baseline's: a hook that counts
+    per simulated cycle (``on_cycle_end``) counts skipped cycles too. ``bind_counters`` gives
+    the writable ``int64[n_sms, len(counter_names)]`` view; the statistics are exported under
+    these names, summed over SMs (and over launches by the device)."""
     extra_units: tuple[tuple[str, int], ...] = ()
     """Execution unit types the mechanism adds, ``(name, instances per SM)``; their type ids
     are ``LaunchInfo.unit_types[name]`` (the ``unit_choice`` hook sends instructions there)."""
@@ -76,6 +82,11 @@ class Mechanism:
         mechanism that needs to see core state (a warp's CTA slot, age, scoreboard...) keeps
         the arrays it needs in its launch state and passes them in ``hook_state``; writing
         through them is an error. Default: nothing."""
+        return None
+
+    def bind_counters(self, launch_state: Any, counters: np.ndarray) -> None:
+        """Called once per launch (when ``counter_names`` is not empty) with the writable view
+        ``counters[sm, i]`` of the mechanism's own counters; keep it for ``hook_state``."""
         return None
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray | None:

@@ -181,6 +181,11 @@ class CompositeMechanism(Mechanism):
         self.hooks = combine_hooks([m.hooks for m in self.parts])
         self.extra_units = tuple(u for m in self.parts for u in m.extra_units)
         self.regfile_banks = max(m.regfile_banks for m in self.parts)
+        self.counter_names = tuple(c for m in self.parts for c in m.counter_names)
+        if len(set(self.counter_names)) < len(self.counter_names):
+            raise ConfigError("mechanisms", self.name,
+                              "mechanisms whose counters have distinct names "
+                              f"({', '.join(self.counter_names)})")
 
     def compile_pass(self, program: Any, alloc: Any) -> Any:
         for m in self.parts:
@@ -200,6 +205,14 @@ class CompositeMechanism(Mechanism):
     def bind_core(self, launch_state: Any, core: Any) -> None:
         for m, s in zip(self.parts, launch_state, strict=True):
             m.bind_core(s, core)
+
+    def bind_counters(self, launch_state: Any, counters: np.ndarray) -> None:
+        a = 0
+        for m, s in zip(self.parts, launch_state, strict=True):
+            k = len(m.counter_names)
+            if k:
+                m.bind_counters(s, counters[:, a:a + k])
+            a += k
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray | None:
         cols = [np.asarray(m.record_columns(s, chunk), np.int64)

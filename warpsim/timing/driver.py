@@ -24,6 +24,7 @@ from warpsim.stats import (
     C_GPU_SIM_INSN,
     C_GPU_TOT_SIM_CYCLE,
     C_GPU_TOT_SIM_INSN,
+    N_COUNTERS,
     derive,
     export,
     export_per_sm,
@@ -205,7 +206,7 @@ class _Launch:
         self.prm[tc.P_CTA_SHMEM] = shmem
         self.prm[tc.P_N_CTAS] = n_ctas
         self.prm[tc.P_LAUNCH_LAT] += sim.clock  # the launch latency counts from the launch
-        self.counts = make_counts(cfg.sm.n_sms)
+        self.counts = sim.make_counts()
         self.window: TraceWindow = empty_window(max(1, n_ctas * self.wpc))
         self.chunks: list[_Chunk] = []
         self.rec_total = 0
@@ -259,7 +260,7 @@ class TimingSimulator:
         self.prm = _params(cfg, skip_idle_cycles)
         self.prm[tc.P_MECH_MEM] = int(bool(getattr(mechanism, "uses_memory_port", False)))
         self.max_cycles = int(max_cycles)
-        self.total_counts = make_counts(cfg.sm.n_sms)
+        self.total_counts = self.make_counts()
         self.total_cycles = 0
         self.clock = 0
         """Core clock of the memory system: launches continue where the last one ended, so the
@@ -295,6 +296,8 @@ class TimingSimulator:
                 program, alloc, tables, kernel, n_ctas, cta_threads, lw.wpc, regs_per_thread,
                 shmem_bytes, n_per_sm, base_n))
             mech.bind_core(lw.mech_state, read_only_view(lw.state))
+            if self.mech_counter_names():
+                mech.bind_counters(lw.mech_state, lw.counts[:, N_COUNTERS:])
         self._launch = lw
 
     def _launch_info(self, program: Any, alloc: Any, tables: StaticTables, kernel: str,
@@ -307,6 +310,18 @@ class TimingSimulator:
                                 warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
                                 ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n,
                                 unit_types=self.unit_types())
+
+    def mech_counter_names(self) -> tuple[str, ...]:
+        """The mechanism's own per-SM counters (``Mechanism.counter_names``)."""
+        return tuple(getattr(self.mechanism, "counter_names", ()) or ())
+
+    def make_counts(self) -> np.ndarray:
+        """A zeroed ``counts[sm, counter]`` array: the engine's counters, then the mechanism's
+        (columns ``N_COUNTERS + i``; idle-cycle skipping scales them with the rest)."""
+        base = make_counts(self.cfg.sm.n_sms)
+        k = len(self.mech_counter_names())
+        return base if k == 0 else np.ascontiguousarray(
+            np.concatenate([base, np.zeros((base.shape[0], k), np.int64)], axis=1))
 
     def mech_banks(self) -> int:
         """Bank rows the mechanism's operand storage needs (``Mechanism.regfile_banks``)."""
@@ -366,7 +381,8 @@ class TimingSimulator:
         counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
         self.total_counts[:, C_GPU_TOT_SIM_CYCLE] = self.total_cycles
         self.total_counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
-        flat: dict[str, Any] = dict(export(counts))
+        n = N_COUNTERS
+        flat: dict[str, Any] = dict(export(counts[:, :n]))
         flat.update(derive(flat))
         if self.mechanism is not None:
             extra = self.mechanism.finish_launch(lw.mech_state, counts)
@@ -375,7 +391,11 @@ class TimingSimulator:
                 if isinstance(value, (int, np.integer)):
                     self.total_mech[name] = self.total_mech.get(name, 0) + int(value)
         n_w = flat["gpgpu_n_tot_w_icount"]
-        res = TimingResult(stats=flat, per_sm=export_per_sm(counts), cycles=cycles,
+        for i, name in enumerate(self.mech_counter_names()):  # scaled over skipped cycles
+            value = int(counts[:, n + i].sum())
+            flat[name] = value
+            self.total_mech[name] = self.total_mech.get(name, 0) + value
+        res = TimingResult(stats=flat, per_sm=export_per_sm(counts[:, :n]), cycles=cycles,
                            wall_s=lw.wall, warp_inst_per_s=n_w / lw.wall if lw.wall > 0 else 0.0,
                            numba_compile_s=self._compile_s, occupancy=lw.occupancy,
                            pc_activity=lw.state.pc_act.copy())
@@ -385,7 +405,7 @@ class TimingSimulator:
 
     def cumulative_stats(self) -> dict[str, Any]:
         """Counters summed over every finished launch (``gpu_tot_*`` included)."""
-        flat: dict[str, Any] = dict(export(self.total_counts))
+        flat: dict[str, Any] = dict(export(self.total_counts[:, :N_COUNTERS]))
         flat["gpu_sim_cycle"] = self.total_cycles
         flat.update(derive(flat))
         flat.update(self.total_mech)
@@ -458,7 +478,10 @@ class TimingSimulator:
         state.sc[tc.SC_FINAL] = 1
         window = empty_window(1)
         ms = self.memsys.make_mem_state(self.cfg)
-        self._call(None, state, window, make_counts(self.cfg.sm.n_sms), ms,  # type: ignore
+        counts = self.make_counts()
+        if self.mechanism is not None and self.mech_counter_names():
+            self.mechanism.bind_counters(self._warm_state, counts[:, N_COUNTERS:])
+        self._call(None, state, window, counts, ms,  # type: ignore
                    prm, tables)
         self._compiled = True
         if len(getattr(run_engine, "signatures", ())) == n_sigs:
