@@ -115,9 +115,13 @@ def _wheel_files(*patterns: str) -> list[Path]:
     return found
 
 
+_SYSTEM_TOOLKIT = Path("/usr/local/cuda")
+"""Where a system CUDA toolkit is looked for last (after ``$CUDA_HOME`` / ``$CUDA_PATH``)."""
+
+
 def _toolkit_dirs() -> list[Path]:
     dirs = [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
-    dirs.append(Path("/usr/local/cuda"))
+    dirs.append(_SYSTEM_TOOLKIT)
     return dirs
 
 
