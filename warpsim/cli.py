@@ -29,7 +29,13 @@ def _load_module(path: str, arch: str):
     if not p.exists():
         raise WarpsimError(f"no such file: {path}")
     if p.suffix == ".ptx":
-        text = p.read_text()
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise WarpsimError(f"{path} is not a PTX text file (it holds binary data)\n"
+                               "  hint: give a .ptx or .cu file") from None
+        except OSError as exc:
+            raise WarpsimError(f"cannot read {path}: {exc.strerror or exc}") from None
     else:
         from warpsim.toolchain import compile_cuda
 

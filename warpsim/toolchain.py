@@ -341,6 +341,9 @@ def _split_source(source: str | os.PathLike[str], name: str | None) -> tuple[str
     except OSError as exc:
         raise CompileError(f"cannot read CUDA source {path}: {exc.strerror}", file=str(path),
                            hint="check the path") from exc
+    except UnicodeDecodeError:
+        raise CompileError(f"{path} is not a CUDA source text file (it holds binary data)",
+                           file=str(path), hint="give a .cu or .ptx file") from None
     return text, path, name or os.fspath(source)
 
 
