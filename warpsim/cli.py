@@ -29,7 +29,13 @@ def _load_module(path: str, arch: str):
     if not p.exists():
         raise WarpsimError(f"no such file: {path}")
     if p.suffix == ".ptx":
-        text = p.read_text()
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise WarpsimError(f"{path} is not a PTX text file (it holds binary data)\n"
+                               "  hint: give a .ptx or .cu file") from None
+        except OSError as exc:
+            raise WarpsimError(f"cannot read {path}: {exc.strerror or exc}") from None
     else:
         from warpsim.toolchain import compile_cuda
 
@@ -285,6 +291,12 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_nvcc(args: argparse.Namespace) -> int:
+    from warpsim.cudart.nvcc import run_nvcc
+
+    return run_nvcc(list(args.nvcc_args))
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="warpsim",
@@ -342,6 +354,15 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
     p.set_defaults(func=_cmd_doctor)
 
+    p = sub.add_parser("nvcc", help="build a CUDA program for `warpsim exec` with nvcc (the "
+                                    "nvidia-cuda-nvcc wheel when no CUDA toolkit is installed)",
+                       description="Runs nvcc with ARGS unchanged, adding -cudart shared and "
+                                   "warpsim's libcudart to link against, e.g. warpsim nvcc "
+                                   "-arch=sm_80 -o app app.cu && warpsim exec -- ./app")
+    p.add_argument("nvcc_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help="nvcc's arguments")
+    p.set_defaults(func=_cmd_nvcc)
+
     from warpsim.runner.cli import add_subcommands
 
     add_subcommands(sub)
@@ -359,7 +380,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``warpsim`` console script."""
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = argv[:1] == ["--debug"]
+    if argv[debug:debug + 1] == ["nvcc"] and argv[debug + 1:debug + 2] not in (["-h"],
+                                                                             ["--help"]):
+        # nvcc's options (-o, -arch=...) are passed on verbatim, never parsed by argparse
+        args = argparse.Namespace(func=_cmd_nvcc, nvcc_args=argv[debug + 1:], debug=debug)
+    else:
+        args = _parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except WarpsimError as err:

@@ -115,9 +115,13 @@ def _wheel_files(*patterns: str) -> list[Path]:
     return found
 
 
+_SYSTEM_TOOLKIT = Path("/usr/local/cuda")
+"""Where a system CUDA toolkit is looked for last (after ``$CUDA_HOME`` / ``$CUDA_PATH``)."""
+
+
 def _toolkit_dirs() -> list[Path]:
     dirs = [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
-    dirs.append(Path("/usr/local/cuda"))
+    dirs.append(_SYSTEM_TOOLKIT)
     return dirs
 
 
@@ -337,6 +341,9 @@ def _split_source(source: str | os.PathLike[str], name: str | None) -> tuple[str
     except OSError as exc:
         raise CompileError(f"cannot read CUDA source {path}: {exc.strerror}", file=str(path),
                            hint="check the path") from exc
+    except UnicodeDecodeError:
+        raise CompileError(f"{path} is not a CUDA source text file (it holds binary data)",
+                           file=str(path), hint="give a .cu or .ptx file") from None
     return text, path, name or os.fspath(source)
 
 

@@ -347,13 +347,26 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
 
 def _read(source: str | Path) -> tuple[str, str]:
     if isinstance(source, Path):
-        return source.read_text(), _stem(source)
+        return _read_file(source), _stem(source)
     if "\n" not in source and source.strip() and not source.lstrip().startswith("-"):
         path = Path(source)
         if path.is_file():
-            return path.read_text(), _stem(path)
+            return _read_file(path), _stem(path)
         raise ConfigError("gpgpusim.config", source, "an existing file or the config text")
     return source, ""
+
+
+def _read_file(path: Path) -> str:
+    """The text of a gpgpusim.config file; ``ConfigError`` naming it when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("gpgpusim.config", str(path),
+                          f"a readable GPGPU-Sim option file ({exc.strerror or exc})",
+                          hint="check the file's path") from None
+    except UnicodeDecodeError:
+        raise ConfigError("gpgpusim.config", str(path),
+                          "a GPGPU-Sim option file (text), not a binary file") from None
 
 
 def _stem(path: Path) -> str:

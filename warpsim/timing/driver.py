@@ -10,7 +10,12 @@ docs/timing-model.md describes the model and its GPGPU-Sim options.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -136,6 +141,51 @@ def popcount32(x: np.ndarray) -> np.ndarray:
     v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
     v = (v + (v >> 4)) & 0x0F0F0F0F
     return ((v * np.uint32(0x01010101)) >> 24).astype(np.int32)
+
+
+def progress_wanted() -> bool:
+    """Whether to show progress on stderr: a terminal, or ``WARPSIM_PROGRESS=1``."""
+    if os.environ.get("WARPSIM_PROGRESS", "") == "1":
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stderr
+        return False
+
+
+@contextlib.contextmanager
+def compile_notice(delay_s: float = 0.5) -> Iterator[None]:
+    """Say on stderr that the timing engine is compiling when the body takes longer than
+    ``delay_s`` (a body that finds the engine compiled says nothing), and how long it took;
+    only when ``progress_wanted()``."""
+    if not progress_wanted():
+        yield
+        return
+    t0 = time.perf_counter()
+    lock = threading.Lock()
+    shown = [False, False]  # [start line printed, body finished]
+
+    def announce() -> None:
+        with lock:
+            if shown[1]:
+                return
+            shown[0] = True
+            erase = "\r\x1b[K" if sys.stderr.isatty() else ""  # a status line may be open
+            print(f"{erase}warpsim: compiling the timing engine (once per process, ~25 s)...",
+                  file=sys.stderr, flush=True)
+
+    timer = threading.Timer(delay_s, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            shown[1] = True
+            if shown[0]:
+                print(f"warpsim: compiling the timing engine... done in "
+                      f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
 
 
 def _params(cfg: GPUConfig, skip_idle: bool) -> np.ndarray:
@@ -464,6 +514,10 @@ class TimingSimulator:
             self._raise(lw)
 
     def _warm(self, tables: StaticTables) -> float:
+        with compile_notice():
+            return self._warm_compile(tables)
+
+    def _warm_compile(self, tables: StaticTables) -> float:
         """Compile the cycle loop (an empty launch with the same types); returns the seconds
         spent compiling (0 when this process had compiled it for these types already)."""
         n_sigs = len(getattr(run_engine, "signatures", ()))

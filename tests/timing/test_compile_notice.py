@@ -1,0 +1,83 @@
+"""The timing engine's compile says so on stderr, on a terminal or with WARPSIM_PROGRESS=1,
+and nothing is printed otherwise (tests' captured output stays clean)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from warpsim.timing.driver import compile_notice
+
+ROOT = Path(__file__).resolve().parents[2]
+_START = "warpsim: compiling the timing engine (once per process, ~25 s)..."
+_DONE = re.compile(r"^warpsim: compiling the timing engine\.\.\. done in (\d+\.\d) s$", re.M)
+
+
+def test_slow_compile_prints_start_and_duration(monkeypatch, capsys):
+    monkeypatch.setenv("WARPSIM_PROGRESS", "1")
+    with compile_notice(delay_s=0.05):
+        time.sleep(0.4)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert lines[0] == _START and len(lines) == 2
+    seconds = float(_DONE.search(captured.err).group(1))
+    assert 0.4 <= seconds < 5.0
+
+
+def test_fast_body_prints_nothing(monkeypatch, capsys):
+    """An engine compiled already (the body returns at once) is not announced."""
+    monkeypatch.setenv("WARPSIM_PROGRESS", "1")
+    with compile_notice(delay_s=2.0):
+        pass
+    time.sleep(0.1)
+    assert capsys.readouterr().err == ""
+
+
+def test_not_a_terminal_and_no_variable_prints_nothing(monkeypatch, capsys):
+    monkeypatch.delenv("WARPSIM_PROGRESS", raising=False)
+    with compile_notice(delay_s=0.01):
+        time.sleep(0.2)
+    assert capsys.readouterr().err == ""
+
+
+def _run_vector_add(progress: str | None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env.pop("WARPSIM_PROGRESS", None)
+    if progress is not None:
+        env["WARPSIM_PROGRESS"] = progress
+    return subprocess.run([sys.executable, "-m", "warpsim.cli", "run", "vector_add", "--size",
+                           "tiny", "--json", "-q"], capture_output=True, text=True, env=env,
+                          timeout=900)
+
+
+def test_fresh_process_announces_the_engine_compile():
+    """A fresh process compiles the cycle loop: both lines on stderr, the record unchanged
+    (the compile time it reports is within the announced duration)."""
+    proc = _run_vector_add("1")
+    assert proc.returncode == 0, proc.stderr
+    assert _START in proc.stderr.splitlines()
+    announced = float(_DONE.search(proc.stderr).group(1))
+    record = json.loads(proc.stdout)
+    assert record["benchmark"] == "vector_add"
+    assert 0 < record["numba_compile_s"] <= announced + 0.1
+    quiet = _run_vector_add(None)  # stderr is a pipe here: not a terminal
+    assert quiet.returncode == 0, quiet.stderr
+    assert "compiling the timing engine" not in quiet.stderr
+    assert _untimed(json.loads(quiet.stdout)) == _untimed(record)
+
+
+def _untimed(value):
+    """A record without its wall-clock fields (``*_s``, speeds): the statistics alone."""
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items()
+                if not k.endswith("_s") and "speed" not in k and "per_s" not in k}
+    if isinstance(value, list):
+        return [_untimed(v) for v in value]
+    return value
