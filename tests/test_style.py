@@ -14,7 +14,7 @@ PKG = ROOT / "warpsim"
 
 LAYERS = {
     "arch": 0, "errors": 0, "stats": 0, "_jit": 0, "nvrtc_std": 0,
-    "ptx": 1, "toolchain": 1,
+    "ptx": 1, "toolchain": 1, "toolcache": 1,
     "functional": 2, "timing": 2,
     "mechanisms": 3,
     "runtime": 4, "power": 4,

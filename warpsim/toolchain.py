@@ -21,12 +21,9 @@ Deviations: ``.func`` device functions are reported by ``resource_usage`` only w
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
-import hashlib
 import importlib.util
-import json
 import logging
 import os
 import re
@@ -41,6 +38,7 @@ from typing import Any
 
 from warpsim.errors import CompileError, ConfigError
 from warpsim.nvrtc_std import HEADERS_DIR, headers_digest
+from warpsim.toolcache import cache_dir, cache_key, cache_load, cache_store
 
 __all__ = ["CompiledPTX", "KernelResources", "compile_cuda", "resource_usage", "toolchain_info"]
 
@@ -53,7 +51,6 @@ _DEFAULT_OPTIONS = ("--std=c++17",)
 # nvcc accepts __int128 on Linux by default; NVRTC only with this flag.
 _NVRTC_OPTIONS = ("--device-int128",) if sys.platform.startswith("linux") else ()
 _ARCH_RE = re.compile(r"^(sm|compute)_(\d{2,3})([af]?)$")
-_CACHE_FORMAT = "warpsim-toolchain-1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,47 +258,6 @@ def _check_arch(arch: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
-def _cache_dir() -> Path | None:
-    if os.environ.get("WARPSIM_NO_CACHE", "") not in ("", "0"):
-        return None
-    base = os.environ.get("WARPSIM_CACHE_DIR") or os.path.join("~", ".cache", "warpsim")
-    return Path(base).expanduser() / "toolchain"
-
-
-def _cache_key(*parts: Any) -> str:
-    blob = json.dumps([_CACHE_FORMAT, *parts], sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
-def _cache_load(kind: str, key: str) -> dict[str, Any] | None:
-    if (root := _cache_dir()) is None:
-        return None
-    try:
-        with open(root / kind / f"{key}.json", encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, ValueError):  # absent, or unreadable: compile again
-        return None
-
-
-def _cache_store(kind: str, key: str, data: dict[str, Any]) -> None:
-    if (root := _cache_dir()) is None:
-        return
-    folder, tmp = root / kind, None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{key[:16]}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, folder / f"{key}.json")  # atomic: readers never see a partial file
-        tmp = None
-    except OSError as exc:
-        logger.warning("cannot write toolchain cache in %s: %s", folder, exc)
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 _ERROR_RE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic |fatal )?error\b[^:]*:"
                        r"\s*(?P<msg>.*)$", re.MULTILINE)
@@ -450,9 +406,9 @@ def compile_cuda(
         include_dirs.append(path.resolve().parent)
     user_dirs = [Path(o[2:]) for o in options if o.startswith("-I") and len(o) > 2]
     headers = _local_headers(text, [*include_dirs, *user_dirs])
-    key = _cache_key("ptx", text, headers, options, arch, chosen, _compiler_identity(chosen),
+    key = cache_key("ptx", text, headers, options, arch, chosen, _compiler_identity(chosen),
                      display, headers_digest() if chosen == "nvrtc" else "")
-    hit = _cache_load("ptx", key)
+    hit = cache_load("ptx", key)
     source_file = os.fspath(path) if path is not None else None
     if hit is not None:
         return CompiledPTX(hit["ptx"], chosen, arch, source_file, hit["log"])
@@ -463,7 +419,7 @@ def compile_cuda(
         ptx, log = _compile_nvcc(text, path, display, arch, options)
     if "warning" in log:
         logger.warning("%s compiler warnings for %s:\n%s", chosen, display, log.rstrip())
-    _cache_store("ptx", key, {"ptx": ptx, "log": log})
+    cache_store("ptx", key, {"ptx": ptx, "log": log})
     return CompiledPTX(ptx, chosen, arch, source_file, log)
 
 
@@ -557,8 +513,8 @@ def resource_usage(ptx: str | CompiledPTX, *, arch: str = "sm_80",
     if not order:
         raise CompileError("ptxas not found (needed for resource usage)", hint=_NVCC_PIP)
     entries = set(re.findall(r"\.entry\s+([\w$.]+)", ptx))
-    key = _cache_key("ptxas", ptx, sass_arch, str(order[0][0]), order[0][1])
-    hit = _cache_load("resources", key)
+    key = cache_key("ptxas", ptx, sass_arch, str(order[0][0]), order[0][1])
+    hit = cache_load("resources", key)
     if hit is None:
         failures = []
         for ptxas, version in order:
@@ -577,14 +533,14 @@ def resource_usage(ptx: str | CompiledPTX, *, arch: str = "sm_80",
                 hint=f"a ptxas at least as new as the PTX's compiler is needed: {_NVCC_PIP}"
                 if too_old else "")
         hit = {"report": report}
-        _cache_store("resources", key, hit)
+        cache_store("resources", key, hit)
     usage = _parse_ptxas(hit["report"], entries)
     return {k: v for k, v in usage.items() if include_functions or v.is_entry}
 
 
 def toolchain_info() -> dict[str, Any]:
     """What the toolchain would use: backend, versions and paths (for ``warpsim doctor``)."""
-    info: dict[str, Any] = {"cache_dir": str(_cache_dir()) if _cache_dir() else None,
+    info: dict[str, Any] = {"cache_dir": str(cache_dir()) if cache_dir() else None,
                             "backend_setting": os.environ.get("WARPSIM_CUDA_BACKEND", "auto")}
     info["backend"] = None
     try:
