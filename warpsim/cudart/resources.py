@@ -354,10 +354,10 @@ class ResourcesMixin:
             max_threads = int(kernel.get_max_threads_per_block())
         except WarpsimError:  # no ptxas
             local, max_threads = 0, int(self.device.max_threads_per_block)
-        major, minor = kernel.module.ir.version
         arch = int(self.device.arch.removeprefix("sm_").rstrip("af"))
-        return (0, [static, 0, local, max_threads, self._regs(kernel), major * 10 + minor,
-                    arch, self.device.max_shared_per_block_bytes - static], b"")
+        return (0, [static, 0, local, max_threads, self._regs(kernel),
+                    _virtual_arch(kernel.module.ir.target, arch), arch,
+                    self.device.max_shared_per_block_bytes - static], b"")
 
     @api("cudaOccupancyMaxActiveBlocksPerMultiprocessor")
     def _occupancy(self, ints: tuple[int, ...], blob: bytes) -> Any:
@@ -376,3 +376,14 @@ class ResourcesMixin:
         if shared:
             limits.append(sm["shmem"] // shared)
         return (0, [max(min(limits), 0)], b"")
+
+
+def _virtual_arch(target: tuple[str, ...], default: int) -> int:
+    """``cudaFuncAttributes.ptxVersion``: the virtual architecture the PTX was generated for
+    (``.target sm_80`` -> 80, what the driver reports and CUB picks its tuning policy by), not
+    the PTX ISA version; ``default`` when the module names none."""
+    for t in target:
+        digits = t.removeprefix("sm_").rstrip("af")
+        if t.startswith("sm_") and digits.isdigit():
+            return int(digits)
+    return default

@@ -110,6 +110,8 @@ int main() {
     CHECK(cudaFuncGetAttributes(&fa, block_sum<float>));
     printf("block_sum registers > 0: %s, max threads >= 256: %s\n", fa.numRegs > 0 ? "yes" : "no",
            fa.maxThreadsPerBlock >= 256 ? "yes" : "no");
+    // built with -arch=sm_80: the PTX's virtual architecture, as CUB reads it (not the ISA 9.x)
+    printf("block_sum ptxVersion %d binaryVersion %d\n", fa.ptxVersion, fa.binaryVersion);
     int active = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, block_sum<float>, threads,
                                                         threads * sizeof(float)));
