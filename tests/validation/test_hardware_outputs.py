@@ -144,12 +144,9 @@ def cells(run: Run, cols, rows=None) -> np.ndarray:
     return m
 
 
-def check_exact(title: str, run: Run, mask: np.ndarray, nan_only: np.ndarray | None = None):
-    """Bit-for-bit where `mask`; where `nan_only`, only "NaN if and only if NaN"."""
+def check_exact(title: str, run: Run, mask: np.ndarray):
+    """Bit-for-bit where `mask`."""
     bad = mask & (run.hw != run.sim)
-    if nan_only is not None:
-        nan_bad = np.isnan(as_float(run.hw)) != np.isnan(as_float(run.sim))
-        bad = (bad & ~nan_only) | (nan_only & nan_bad)
     assert not bad.any(), report(title, run, bad)
 
 

@@ -39,8 +39,6 @@ class MechanismSpec:
     """``(config field of mW per unit, config field of units per SM or None)``: leakage."""
     conflicts: tuple[str, ...] = ()
     """Mechanisms it cannot run with (the registry refuses the combination)."""
-    observer: bool = False
-    """It only counts: with it on, every baseline statistic is unchanged (tested)."""
 
     def load(self) -> type:
         """The ``Mechanism`` subclass."""

@@ -48,7 +48,17 @@ from warpsim.timing.fields import (
     INFL_PARKED,
 )
 
-__all__ = ["free_slot", "hold_issued", "take_slot", "tick_parked"]
+__all__ = ["free_slot", "hold_issued", "push_idoc", "take_slot", "tick_parked"]
+
+
+@jit_inline
+def push_idoc(idoc_q, idoc_hc, sm, oc, w, rec):  # pragma: no cover - jit
+    """Append (warp, record) to the ID_OC register of collector set ``oc`` (the caller checked
+    its room): where an issued instruction waits for a collector unit."""
+    q = (idoc_hc[sm, oc, F_IDOC_HEAD] + idoc_hc[sm, oc, F_IDOC_COUNT]) % idoc_q.shape[2]
+    idoc_q[sm, oc, q, F_IDOC_WARP] = w
+    idoc_q[sm, oc, q, F_IDOC_REC] = rec
+    idoc_hc[sm, oc, F_IDOC_COUNT] += 1
 
 
 @jit
@@ -122,11 +132,7 @@ def tick_parked(st, tb, tw, counters, sm, cycle, hs, hooks):  # pragma: no cover
             oc = tb.pc_info[tw.rec[rec - tw.base[0], F_REC_PC], F_PC_OCSET]
             if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
                 continue
-            qcap = st.idoc_q.shape[2]
-            q = (st.idoc_hc[sm, oc, F_IDOC_HEAD] + st.idoc_hc[sm, oc, F_IDOC_COUNT]) % qcap
-            st.idoc_q[sm, oc, q, F_IDOC_WARP] = w
-            st.idoc_q[sm, oc, q, F_IDOC_REC] = rec
-            st.idoc_hc[sm, oc, F_IDOC_COUNT] += 1
+            push_idoc(st.idoc_q, st.idoc_hc, sm, oc, w, rec)
             free_slot(st.infl, st.infl_free, st.smv, sm, f)
         else:  # ISSUE_COMPLETE (DROP is not an answer to a poll: it completes next cycle)
             _complete_at(st.infl, st.smv, sm, f, t if outcome == ISSUE_COMPLETE else cycle,

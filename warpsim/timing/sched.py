@@ -71,9 +71,6 @@ from warpsim.timing.fields import (
     F_CTA_N_BAR,
     F_CTA_N_LIVE,
     F_IDOC_COUNT,
-    F_IDOC_HEAD,
-    F_IDOC_REC,
-    F_IDOC_WARP,
     F_PC_FLAGS,
     F_PC_OCSET,
     F_REC_NTHR,
@@ -93,7 +90,7 @@ from warpsim.timing.fields import (
     F_WARP_TL_SEQ,
     F_WARP_VALID,
 )
-from warpsim.timing.inflight import hold_issued
+from warpsim.timing.inflight import hold_issued, push_idoc
 
 __all__ = ["READY", "WAIT_PIPE", "WAIT_SCOREBOARD", "issue_check", "policy_key", "tick_decode",
            "tick_issue"]
@@ -374,13 +371,8 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
                     counters[sm, C_SCOREBOARD_RESERVATIONS] += nd
                     if outcome == ISSUE_EXECUTE or not hold_issued(
                             st, counters, sm, best, rec, cycle, outcome, t_done):
-                        oc = tb.pc_info[pc, F_PC_OCSET]
-                        qcap = st.idoc_q.shape[2]
-                        q = (st.idoc_hc[sm, oc, F_IDOC_HEAD]
-                             + st.idoc_hc[sm, oc, F_IDOC_COUNT]) % qcap
-                        st.idoc_q[sm, oc, q, F_IDOC_WARP] = best
-                        st.idoc_q[sm, oc, q, F_IDOC_REC] = rec
-                        st.idoc_hc[sm, oc, F_IDOC_COUNT] += 1
+                        push_idoc(st.idoc_q, st.idoc_hc, sm, tb.pc_info[pc, F_PC_OCSET],
+                                  best, rec)
                     st.warp[sm, best, F_WARP_INFLIGHT] += 1
             if (st.warp[sm, best, F_WARP_POS] == st.warp[sm, best, F_WARP_END]
                     and st.warp[sm, best, F_WARP_INFLIGHT] == 0):
