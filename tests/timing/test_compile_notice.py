@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from warpsim.timing.driver import compile_notice
+from warpsim.timing.progress import compile_notice
 
 ROOT = Path(__file__).resolve().parents[2]
 _START = "warpsim: compiling the timing engine (once per process, ~25 s)..."

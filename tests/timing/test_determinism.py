@@ -79,7 +79,6 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
     from warpsim.mechanisms.hooks import Hooks, noop_hooks, noop_state
     from warpsim.stats import make_counts
     from warpsim.timing import consts as tc
-    from warpsim.timing.driver import _params
     from warpsim.timing.fields import (
         F_IDOC_COUNT,
         F_IDOC_REC,
@@ -92,6 +91,7 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
         F_WARP_VALID,
         N_REC_FIELDS,
     )
+    from warpsim.timing.params import engine_params as _params
     from warpsim.timing.regfile import _allocate_collectors
     from warpsim.timing.sched import tick_decode
     from warpsim.timing.state import empty_window, make_core_state

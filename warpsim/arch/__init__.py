@@ -27,6 +27,7 @@ from warpsim.arch.config import (
     RegFileConfig,
     SharedMemConfig,
     SMConfig,
+    SMKindsConfig,
 )
 from warpsim.arch.gpgpusim_config import OPTION_TABLE, parse_cache_spec, read_gpgpusim_config
 from warpsim.arch.overrides import (
@@ -95,6 +96,7 @@ __all__ = [
     "RegFileConfig",
     "ReplacementPolicy",
     "SMConfig",
+    "SMKindsConfig",
     "SchedPolicy",
     "SetIndexFn",
     "SharedMemConfig",

@@ -33,6 +33,7 @@ from warpsim.arch.memory import (
 from warpsim.arch.policies import BankMapping
 from warpsim.arch.register_sharing import RegisterSharingConfig
 from warpsim.arch.schema import ConfigBase
+from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
 from warpsim.arch.warped_compression import WarpedCompressionConfig
 from warpsim.errors import ConfigError
 
@@ -53,6 +54,7 @@ __all__ = [
     "RegFileConfig",
     "RegisterSharingConfig",
     "SMConfig",
+    "SMKindsConfig",
     "SharedMemConfig",
     "WarpedCompressionConfig",
 ]
@@ -107,6 +109,8 @@ class GPUConfig(ConfigBase):
     """Short lower-case name (preset key, or a user label)."""
     sm: SMConfig = field(default_factory=SMConfig)
     """SM count, residency limits, schedulers, front end."""
+    sm_kinds: SMKindsConfig = field(default_factory=SMKindsConfig)
+    """Heterogeneous SMs: kinds with their own residency resources (none by default)."""
     regfile: RegFileConfig = field(default_factory=RegFileConfig)
     """Banked register file and operand collectors."""
     pipelines: PipelinesConfig = field(default_factory=PipelinesConfig)
@@ -167,6 +171,7 @@ class GPUConfig(ConfigBase):
         if self.shmem.cta_limit_bytes > self.shmem.size_bytes:
             _raise("shmem.cta_limit_bytes", self.shmem.cta_limit_bytes,
                       f"<= shmem.size_bytes = {self.shmem.size_bytes}")
+        check_sm_kinds(self)
 
     # -- derived quantities -----------------------------------------------------------------
     @property

@@ -49,6 +49,10 @@ class Mechanism:
     per simulated cycle (``on_cycle_end``) counts skipped cycles too. ``bind_counters`` gives
     the writable ``int64[n_sms, len(counter_names)]`` view; the statistics are exported under
     these names, summed over SMs (and over launches by the device)."""
+    heterogeneous_sms: bool = True
+    """Whether the mechanism is correct on a GPU with several SM kinds (``sm_kinds``): False
+    for one whose ``ctas_per_sm`` or state assumes the ``sm`` section's resources on every SM
+    (the driver then refuses the combination)."""
     extra_units: tuple[tuple[str, int], ...] = ()
     """Execution unit types the mechanism adds, ``(name, instances per SM)``; their type ids
     are ``LaunchInfo.unit_types[name]`` (the ``unit_choice`` hook sends instructions there)."""

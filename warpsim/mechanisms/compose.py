@@ -181,6 +181,7 @@ class CompositeMechanism(Mechanism):
         self.hooks = combine_hooks([m.hooks for m in self.parts])
         self.extra_units = tuple(u for m in self.parts for u in m.extra_units)
         self.regfile_banks = max(m.regfile_banks for m in self.parts)
+        self.heterogeneous_sms = all(m.heterogeneous_sms for m in self.parts)
         self.counter_names = tuple(c for m in self.parts for c in m.counter_names)
         if len(set(self.counter_names)) < len(self.counter_names):
             raise ConfigError("mechanisms", self.name,

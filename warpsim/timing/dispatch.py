@@ -41,7 +41,6 @@ from warpsim.stats import (
 from warpsim.timing.consts import (
     INT64_MAX,
     P_CTA_WARPS,
-    P_CTAS_PER_SM,
     P_LAUNCH_LAT,
     P_N_CTAS,
     SC_AGE,
@@ -58,6 +57,7 @@ from warpsim.timing.fields import (
     F_CTA_N_LIVE,
     F_CTA_N_PLACED,
     F_CTA_VALID,
+    F_SM_CTA_CAP,
     F_SM_N_CTAS,
     F_SM_N_PARTIAL,
     F_SM_N_WARPS,
@@ -284,7 +284,10 @@ def tick_dispatch(st, tw, prm, counters, cycle, hs, hooks):  # pragma: no cover 
         cta = st.sc[SC_NEXT_CTA]
         if cta >= prm[P_N_CTAS] or cta >= st.sc[SC_N_DELIVERED]:
             break
-        fits = st.smv[sm, F_SM_N_CTAS] < prm[P_CTAS_PER_SM]
+        cap = st.smv[sm, F_SM_CTA_CAP]
+        if cap < 0:  # not in the launch's SM set
+            continue
+        fits = st.smv[sm, F_SM_N_CTAS] < cap
         free = 0
         if fits:
             free = _free_warp_slots(st, sm)

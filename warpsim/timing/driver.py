@@ -10,20 +10,17 @@ docs/timing-model.md describes the model and its GPGPU-Sim options.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from warpsim._jit import jit
-from warpsim.arch import BankMapping, GPUConfig, SchedPolicy
-from warpsim.errors import BarrierDeadlockError, InternalError, LaunchError
+from warpsim.arch import GPUConfig
+from warpsim.arch.sm_kinds import sm_kinds
+from warpsim.errors import BarrierDeadlockError, ConfigError, InternalError, LaunchError
 from warpsim.stats import (
     C_GPU_SIM_CYCLE,
     C_GPU_SIM_INSN,
@@ -45,6 +42,8 @@ from warpsim.timing.fields import (
     F_WARP_CTA,
     F_WARP_VALID,
 )
+from warpsim.timing.params import BRANCH_BUBBLE_CYCLES, engine_params
+from warpsim.timing.progress import compile_notice
 from warpsim.timing.state import (
     CoreState,
     TraceWindow,
@@ -56,10 +55,6 @@ from warpsim.timing.static import StaticTables, build_static
 
 __all__ = ["BRANCH_BUBBLE_CYCLES", "MemSystem", "TimingResult", "TimingSimulator",
            "default_memsys", "popcount32"]
-
-BRANCH_BUBBLE_CYCLES = 1
-"""[A] Cycles after a branch issues before its warp fetches again (GPGPU-Sim flushes the
-I-buffer and refetches; no config field)."""
 
 _MAX_CYCLES = 1 << 62
 
@@ -143,87 +138,6 @@ def popcount32(x: np.ndarray) -> np.ndarray:
     return ((v * np.uint32(0x01010101)) >> 24).astype(np.int32)
 
 
-def progress_wanted() -> bool:
-    """Whether to show progress on stderr: a terminal, or ``WARPSIM_PROGRESS=1``."""
-    if os.environ.get("WARPSIM_PROGRESS", "") == "1":
-        return True
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):  # replaced or closed stderr
-        return False
-
-
-@contextlib.contextmanager
-def compile_notice(delay_s: float = 0.5) -> Iterator[None]:
-    """Say on stderr that the timing engine is compiling when the body takes longer than
-    ``delay_s`` (a body that finds the engine compiled says nothing), and how long it took;
-    only when ``progress_wanted()``."""
-    if not progress_wanted():
-        yield
-        return
-    t0 = time.perf_counter()
-    lock = threading.Lock()
-    shown = [False, False]  # [start line printed, body finished]
-
-    def announce() -> None:
-        with lock:
-            if shown[1]:
-                return
-            shown[0] = True
-            erase = "\r\x1b[K" if sys.stderr.isatty() else ""  # a status line may be open
-            print(f"{erase}warpsim: compiling the timing engine (once per process, ~25 s)...",
-                  file=sys.stderr, flush=True)
-
-    timer = threading.Timer(delay_s, announce)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
-        with lock:
-            shown[1] = True
-            if shown[0]:
-                print(f"warpsim: compiling the timing engine... done in "
-                      f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-
-
-def _params(cfg: GPUConfig, skip_idle: bool) -> np.ndarray:
-    sm, rf = cfg.sm, cfg.regfile
-    prm = np.zeros(tc.N_PARAMS, np.int64)
-    prm[tc.P_N_SCHED] = sm.n_schedulers
-    prm[tc.P_POLICY] = {SchedPolicy.LRR: tc.POL_LRR, SchedPolicy.GTO: tc.POL_GTO,
-                       SchedPolicy.TWO_LEVEL: tc.POL_TWO_LEVEL,
-                       SchedPolicy.OLDEST: tc.POL_OLDEST}[sm.sched_policy]
-    prm[tc.P_TL_ACTIVE] = sm.n_two_level_active_warps
-    prm[tc.P_MAX_ISSUE] = sm.n_max_issue_per_warp
-    prm[tc.P_IBUF] = sm.ibuffer_entries
-    prm[tc.P_SB_ENTRIES] = sm.scoreboard_entries
-    prm[tc.P_N_FETCH] = sm.n_fetch_per_cycle
-    prm[tc.P_N_DECODE] = sm.n_decode_per_cycle
-    prm[tc.P_N_BANKS] = rf.n_banks
-    mapping = rf.bank_mapping
-    if sm.sub_core_model:
-        mapping = BankMapping.SUB_CORE
-    prm[tc.P_BANK_MAP] = {BankMapping.WARP_SKEWED: tc.BANK_MAP_WARP_SKEWED,
-                         BankMapping.LINEAR: tc.BANK_MAP_LINEAR,
-                         BankMapping.SUB_CORE: tc.BANK_MAP_SUB_CORE}[mapping]
-    prm[tc.P_RD_PORTS] = rf.n_read_ports_per_bank
-    prm[tc.P_WR_PORTS] = rf.n_write_ports_per_bank
-    prm[tc.P_OC_STEPS] = min(rf.n_oc_steps_per_cycle, 8)
-    prm[tc.P_SINGLE_READ] = int(rf.collector_single_read_per_cycle)
-    prm[tc.P_EX_WB] = cfg.pipelines.n_ex_wb_slots
-    prm[tc.P_SHMEM_LAT] = cfg.shmem.latency_cycles
-    prm[tc.P_PARAM_LAT] = cfg.l1c.hit_latency_cycles
-    prm[tc.P_LDST_LAT] = cfg.pipelines.ldst.latency_cycles
-    prm[tc.P_LAUNCH_LAT] = cfg.kernel_launch_latency_cycles
-    prm[tc.P_SKIP_IDLE] = int(skip_idle)
-    prm[tc.P_BRANCH_BUBBLE] = BRANCH_BUBBLE_CYCLES
-    prm[tc.P_MAX_WARPS] = sm.n_max_warps
-    prm[tc.P_TEX_LAT] = cfg.l1t.hit_latency_cycles
-    return prm
-
-
 @dataclass(slots=True)
 class _Chunk:
     first_cta: int
@@ -239,13 +153,17 @@ class _Launch:
     """One launch in progress: static tables, state, the trace window."""
 
     def __init__(self, sim: TimingSimulator, tables: StaticTables, n_ctas: int,
-                 cta_threads: int, n_per_sm: int, regs: int, shmem: int) -> None:
+                 cta_threads: int, caps: np.ndarray, regs: int, shmem: int) -> None:
         cfg = sim.cfg
         self.tables = tables
         self.n_ctas = n_ctas
         self.wpc = -(-cta_threads // cfg.sm.n_threads_per_warp)
         self.state: CoreState = make_core_state(cfg, tables, n_ctas, sim.mech_banks())
         self.state.sc[tc.SC_LAST_SM] = cfg.sm.n_sms - 1
+        self.state.smv[:, fl.F_SM_CTA_CAP] = caps
+        for kind in sm_kinds(cfg):  # a kind's warp slots above its limit are never free
+            self.state.warp[kind.sms, kind.cfg.sm.n_max_warps:, F_WARP_CTA] = fl.WARP_SLOT_OFF
+        n_per_sm = int(caps.max())
         self.start_cycle = sim.clock
         self.state.sc[tc.SC_CYCLE] = sim.clock
         self.prm = sim.prm.copy()
@@ -307,9 +225,19 @@ class TimingSimulator:
                                m.mem_pop_completion,
                                m.has_completion if m.has_completion is not None else _always,
                                m.busy if m.busy is not None else _always)
-        self.prm = _params(cfg, skip_idle_cycles)
+        self.prm = engine_params(cfg, skip_idle_cycles)
         self.prm[tc.P_MECH_MEM] = int(bool(getattr(mechanism, "uses_memory_port", False)))
         self.max_cycles = int(max_cycles)
+        kinds = sm_kinds(cfg)
+        self.sm_kind = np.zeros(cfg.sm.n_sms, np.int64)
+        """Kind (``sm_kinds``) of each SM."""
+        for kind in kinds:
+            self.sm_kind[kind.sms] = kind.index
+        if len(kinds) > 1 and mechanism is not None and not mechanism.heterogeneous_sms:
+            raise ConfigError("sm_kinds.n_sms", cfg.sm_kinds.n_sms,
+                              f"no SM kinds with the {mechanism.name} mechanism (it assumes "
+                              "the sm section's resources on every SM)",
+                              hint="run it on a GPU without sm_kinds")
         self.total_counts = self.make_counts()
         self.total_cycles = 0
         self.clock = 0
@@ -322,29 +250,27 @@ class TimingSimulator:
     # -- launch lifecycle ------------------------------------------------------------------------
     def start(self, program: Any, alloc: Any, *, n_ctas: int, cta_threads: int,
               regs_per_thread: int, shmem_bytes: int, tables: StaticTables | None = None,
-              kernel: str = "") -> None:
+              kernel: str = "", sms: Sequence[int] | None = None) -> None:
         """Begin a launch of ``program`` (``functional.program.Program``) whose registers are
-        ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``)."""
+        ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``), on the SMs ``sms`` (default:
+        every SM; e.g. ``sm_kinds(cfg)[1].sms`` for one kind of a heterogeneous GPU)."""
         from warpsim.timing.dispatch import occupancy_limits
 
         extra = self.mechanism.extra_units if self.mechanism is not None else ()
         tables = tables if tables is not None else build_static(program, alloc, self.cfg, extra)
         kernel = kernel or getattr(program, "name", "")
-        base_n = ctas_per_sm(self.cfg, cta_threads, regs_per_thread, shmem_bytes, kernel)
-        mech = self.mechanism
-        n_per_sm = base_n
-        if mech is not None:
-            n_per_sm = int(mech.ctas_per_sm(cta_threads, regs_per_thread, shmem_bytes, base_n))
-            n_per_sm = max(1, min(n_per_sm, self.cfg.sm.n_max_ctas))
+        base, caps = self._sm_caps(kernel, cta_threads, regs_per_thread, shmem_bytes, sms)
+        n_per_sm, base_n = int(caps.max()), int(base.max())
         self._compile_s = 0.0 if self._compiled else self._warm(tables)
-        lw = _Launch(self, tables, n_ctas, cta_threads, n_per_sm, regs_per_thread, shmem_bytes)
+        lw = _Launch(self, tables, n_ctas, cta_threads, caps, regs_per_thread, shmem_bytes)
         lw.occupancy = {**occupancy_limits(self.cfg, cta_threads, regs_per_thread, shmem_bytes),
                         "ctas_per_sm": n_per_sm}
         lw.kernel = kernel
+        mech = self.mechanism
         if mech is not None:
             lw.mech_state = mech.start_launch(self._launch_info(
                 program, alloc, tables, kernel, n_ctas, cta_threads, lw.wpc, regs_per_thread,
-                shmem_bytes, n_per_sm, base_n))
+                shmem_bytes, n_per_sm, base_n, caps))
             mech.bind_core(lw.mech_state, read_only_view(lw.state))
             if self.mech_counter_names():
                 mech.bind_counters(lw.mech_state, lw.counts[:, N_COUNTERS:])
@@ -352,14 +278,57 @@ class TimingSimulator:
 
     def _launch_info(self, program: Any, alloc: Any, tables: StaticTables, kernel: str,
                      n_ctas: int, cta_threads: int, wpc: int, regs: int, shmem: int,
-                     n_per_sm: int, base_n: int) -> Any:
+                     n_per_sm: int, base_n: int, caps: np.ndarray | None = None) -> Any:
         from warpsim.timing.launch_info import LaunchInfo
 
+        n_sms = self.cfg.sm.n_sms
+        if caps is None:
+            caps = np.full(n_sms, n_per_sm, np.int64)
         return LaunchInfo(cfg=self.cfg, program=program, alloc=alloc, tables=tables,
-                                kernel=kernel, n_ctas=n_ctas, cta_threads=cta_threads,
-                                warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
-                                ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n,
-                                unit_types=self.unit_types())
+                          kernel=kernel, n_ctas=n_ctas, cta_threads=cta_threads,
+                          warps_per_cta=wpc, regs_per_thread=regs, shmem_bytes=shmem,
+                          ctas_per_sm=n_per_sm, baseline_ctas_per_sm=base_n,
+                          unit_types=self.unit_types(), sm_ctas=caps.copy(),
+                          sm_kind=self.sm_kind.copy())
+
+    def _sm_caps(self, kernel: str, cta_threads: int, regs: int, shmem: int,
+                 sms: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
+        """CTA slots of each SM without and with the mechanism (-1: not in ``sms``), from
+        the occupancy of each SM's kind. ``LaunchError`` when no SM of ``sms`` fits a CTA."""
+        n_sms = self.cfg.sm.n_sms
+        owned = np.zeros(n_sms, bool)
+        if sms is None:
+            owned[:] = True
+        else:
+            picked = [int(x) for x in sms]
+            bad = [x for x in picked if not 0 <= x < n_sms]
+            if bad or not picked:
+                raise LaunchError(kernel or "<kernel>", f"SM set {list(sms)!r} for a GPU with "
+                                  f"{n_sms} SMs", hint=f"SM indices 0..{n_sms - 1}")
+            owned[picked] = True
+        base = np.full(n_sms, -1, np.int64)
+        caps = np.full(n_sms, -1, np.int64)
+        error: LaunchError | None = None
+        mech = self.mechanism
+        for kind in sm_kinds(self.cfg):
+            mine = [x for x in kind.sms if owned[x]]
+            if not mine:
+                continue
+            try:
+                b = ctas_per_sm(kind.cfg, cta_threads, regs, shmem, kernel)
+            except LaunchError as err:
+                error = error or err
+                base[mine] = caps[mine] = 0
+                continue
+            n = b
+            if mech is not None:
+                n = int(mech.ctas_per_sm(cta_threads, regs, shmem, b))
+                n = max(1, min(n, kind.cfg.sm.n_max_ctas))
+            base[mine] = b
+            caps[mine] = n
+        if caps.max() <= 0 and error is not None:
+            raise error
+        return base, caps
 
     def mech_counter_names(self) -> tuple[str, ...]:
         """The mechanism's own per-SM counters (``Mechanism.counter_names``)."""

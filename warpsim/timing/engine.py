@@ -36,7 +36,6 @@ from warpsim.stats import (
 from warpsim.timing.borrow import borrowed
 from warpsim.timing.consts import (
     INT64_MAX,
-    P_CTAS_PER_SM,
     P_IBUF,
     P_LAUNCH_LAT,
     P_MECH_MEM,
@@ -63,6 +62,7 @@ from warpsim.timing.fields import (
     F_CU_VALID,
     F_IDOC_COUNT,
     F_LDST_CUR,
+    F_SM_CTA_CAP,
     F_SM_LINES_OUT,
     F_SM_N_CTAS,
     F_SM_N_PARKED,
@@ -166,7 +166,7 @@ def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
     if cycle < prm[P_LAUNCH_LAT] or cta >= prm[P_N_CTAS] or cta >= st.sc[SC_N_DELIVERED]:
         return False
     for sm in range(st.smv.shape[0]):
-        if st.smv[sm, F_SM_N_CTAS] < prm[P_CTAS_PER_SM]:
+        if st.smv[sm, F_SM_N_CTAS] < st.smv[sm, F_SM_CTA_CAP]:
             return True
     return False
 
@@ -221,6 +221,8 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
         # heuristics): each call still scans state and binds its tuple arguments
         poll = mem.has_completion(ms)
         for sm in range(n_sms):  # each SM's units back to front
+            if st.smv[sm, F_SM_CTA_CAP] < 0:  # another launch's SM (concurrent kernels)
+                continue
             if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
                 if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs, hooks):
                     progress = True

@@ -70,6 +70,7 @@ __all__ = [
     "F_SET_IDOC_CAP",
     "F_SET_IN_PORTS",
     "F_SET_OUT_PORTS",
+    "F_SM_CTA_CAP",
     "F_SM_INFL_HW",
     "F_SM_LINES_OUT",
     "F_SM_NEXT_WB",
@@ -102,6 +103,7 @@ __all__ = [
     "N_PC_INFO_FIELDS",
     "N_SET_INFO_FIELDS",
     "N_SMV_FIELDS",
+    "WARP_SLOT_OFF",
     "N_TYPE_INFO_FIELDS",
     "N_WARP_FIELDS",
 ]
@@ -165,6 +167,10 @@ F_BANK_WR_STAMP = 2
 F_BANK_WR_COUNT = 3
 N_BANK_FIELDS = 4
 
+WARP_SLOT_OFF = -2
+"""``warp[sm, w, F_WARP_CTA]`` of a warp slot the SM's kind does not have (``sm_kinds``): never
+free, never placed (-1 = free, >= 0 = the CTA slot holding it)."""
+
 # -- smv ---------------------------------------------------------------------------------------
 F_SM_N_CTAS = 0
 F_SM_N_WARPS = 1
@@ -179,7 +185,11 @@ F_SM_N_PARKED = 9
 F_SM_N_PARTIAL = 10
 """CTAs of the SM partially dispatched (some warps not placed yet); the dispatcher scans the
 SM's CTA slots for them only while this is positive."""
-N_SMV_FIELDS = 11
+F_SM_CTA_CAP = 11
+"""CTA slots of the SM for this launch (its kind's occupancy limit, after the mechanism's
+``ctas_per_sm``); -1: the SM is not in the launch's SM set (not ticked, never dispatched to,
+no counters: another launch may own it)."""
+N_SMV_FIELDS = 12
 
 # -- idoc_q ------------------------------------------------------------------------------------
 F_IDOC_WARP = 0

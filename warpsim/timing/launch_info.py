@@ -35,3 +35,8 @@ class LaunchInfo:
     """The occupancy limit without the mechanism."""
     unit_types: dict[str, int] = field(default_factory=dict)
     """Type id (``StaticTables.type_info`` row) of each unit the mechanisms add, by name."""
+    sm_ctas: Any = None
+    """``int64[n_sms]``: CTA slots of each SM for this launch (its kind's occupancy after
+    ``Mechanism.ctas_per_sm``; -1 for an SM outside the launch's SM set)."""
+    sm_kind: Any = None
+    """``int64[n_sms]``: the kind (``arch.sm_kinds``) of each SM; all 0 without kinds."""

@@ -88,6 +88,7 @@ class RegisterSharing(Mechanism):
 
     name = NAME
     n_record_columns = 0
+    heterogeneous_sms = False  # its sharing layout takes the ``sm`` section's register file
 
     def __init__(self, cfg: Any) -> None:
         super().__init__(cfg)
