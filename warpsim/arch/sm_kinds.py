@@ -126,6 +126,8 @@ def sm_kinds(cfg: Any) -> list[SMKind]:
         for name in ("n_registers", "n_max_threads", "n_max_ctas"):
             if getattr(kinds, name):
                 sm[name] = getattr(kinds, name)[i]
+        if "n_max_threads" in sm:
+            sm["n_max_threads_per_cta"] = min(cfg.sm.n_max_threads_per_cta, sm["n_max_threads"])
         if "n_registers" in sm:
             sm["n_max_regs_per_cta"] = min(cfg.sm.n_max_regs_per_cta, sm["n_registers"])
         shmem = cfg.shmem

@@ -115,6 +115,8 @@ class Device:
             self.gpu_config = resolve_config("gtx480" if config is None else config,
                                              overrides=overrides)
         self._timing_sim: Any = None
+        self._group: Any = None
+        """The ``runtime.concurrent.ConcurrentGroup`` being collected, or None."""
         self._activity: dict[str, float] = {}
         """GPUWattch activity counters summed over timed launches (``power.activity``)."""
         self.trace_sink = trace_sink
@@ -409,6 +411,8 @@ class Device:
             raise LaunchError(kernel.name, "the Device was closed",
                               hint="create a new warpsim.Device() and load the module again")
         textures = {h: t.desc for h, t in self._textures.items()}
+        if self._group is not None:  # inside ``concurrent``: timed when the block ends
+            return self._group.launch(kernel, cfg, params, textures)
         sink = self.trace_sink
         sim = self._start_timing(kernel, cfg) if self.timing else None
         if sim is not None:
@@ -434,6 +438,22 @@ class Device:
         return result
 
     # -- timing ----------------------------------------------------------------------------------
+
+    def concurrent(self, sm_sets: Any, *, restart: bool = False) -> Any:
+        """Run the launches of a ``with`` block as concurrent kernels on disjoint SM sets (the
+        k-th launch on ``sm_sets[k]``: SM indices, or an int naming an SM kind of the
+        configuration's ``sm_kinds``); their timing runs when the block ends and
+        ``group.results`` holds one ``timing.concurrent.ConcurrentResult`` per launch. With
+        ``restart`` each kernel runs again until every kernel finished once (the dissertation's
+        weighted-speedup window). Functional results are available at once.
+
+        >>> # with dev.concurrent([range(0, 8), range(8, 15)]) as group:
+        >>> #     k1[grid, block](a, b); k2[grid, block](c)
+        >>> # group.results[0].window_ipc
+        """
+        from warpsim.runtime.concurrent import ConcurrentGroup
+
+        return ConcurrentGroup(self, sm_sets, restart)
 
     @property
     def stats(self) -> dict[str, Any]:
@@ -472,6 +492,15 @@ class Device:
 
     def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
         """Begin timing one launch (the simulator, and its memory system, persist)."""
+        program, alloc, regs, tables, shmem = self._timing_inputs(kernel, cfg)
+        self._timing_sim.start(program, alloc, n_ctas=cfg.n_blocks,
+                               cta_threads=cfg.threads_per_block, regs_per_thread=int(regs),
+                               shmem_bytes=shmem, tables=tables, kernel=kernel.name)
+        return self._timing_sim
+
+    def _timing_inputs(self, kernel: Kernel, cfg: LaunchConfig) -> tuple[Any, ...]:
+        """The timing simulator (made on first use) and what a launch of ``kernel`` needs:
+        ``(program, alloc, regs_per_thread, tables, shmem_bytes)``."""
         from warpsim.mechanisms.hooks import noop_hooks
         from warpsim.mechanisms.registry import mechanism_for
         from warpsim.ptx.regalloc import allocate_registers
@@ -499,10 +528,7 @@ class Device:
             kernel._timing_static = cached
         alloc, regs, tables = cached
         shmem = int(program.shared_static_bytes) + int(cfg.shared_bytes)
-        self._timing_sim.start(program, alloc, n_ctas=cfg.n_blocks,
-                               cta_threads=cfg.threads_per_block, regs_per_thread=int(regs),
-                               shmem_bytes=shmem, tables=tables, kernel=kernel.name)
-        return self._timing_sim
+        return program, alloc, int(regs), tables, shmem
 
 
 class TimedLaunch:

@@ -18,7 +18,7 @@ __all__ = [
     "OC_DP", "OC_GEN", "OC_INT", "OC_MEM", "OC_SFU", "OC_SP", "OC_TENSOR",
     "OPC_FP32", "OPC_FP64", "OPC_INT32", "OPC_LDST", "OPC_SFU", "OPC_TENSOR",
     "POL_GTO", "POL_LRR", "POL_OLDEST", "POL_TWO_LEVEL",
-    "ST_CYCLE_LIMIT", "ST_DONE", "ST_FAULT", "ST_NEED_CTAS",
+    "ST_CYCLE_LIMIT", "ST_DONE", "ST_FAULT", "ST_LAUNCH_DONE", "ST_NEED_CTAS",
     "UNIT_DP", "UNIT_INT", "UNIT_LDST", "UNIT_SFU", "UNIT_SP", "UNIT_TENSOR",
 ]
 
@@ -112,6 +112,8 @@ ST_NEED_CTAS = 1
 """The dispatcher needs a CTA whose trace has not been delivered yet."""
 ST_FAULT = 2
 ST_CYCLE_LIMIT = 3
+ST_LAUNCH_DONE = 4
+"""``run_group``: a launch of the group finished this cycle (its ``sc[SC_DONE_AT]`` is set)."""
 
 # -- slots of the int64 parameter vector ``prm`` (static per launch) --------------------------
 P_N_SCHED = 0
@@ -167,6 +169,8 @@ SC_FAULT_WARP = 11
 SC_FAULT_PC = 12
 SC_PROGRESS = 13
 SC_N_PARTIAL = 14
-N_SCALARS = 15
+SC_DONE_AT = 15
+"""``run_group``: the cycle after the launch's last CTA completed (0 while it runs)."""
+N_SCALARS = 16
 
 __all__ += [name for name in dir() if name.startswith(("P_", "SC_"))]

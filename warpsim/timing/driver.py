@@ -254,6 +254,17 @@ class TimingSimulator:
         """Begin a launch of ``program`` (``functional.program.Program``) whose registers are
         ``alloc`` (``ptx.regalloc.Allocation`` of ``program.fn``), on the SMs ``sms`` (default:
         every SM; e.g. ``sm_kinds(cfg)[1].sms`` for one kind of a heterogeneous GPU)."""
+        self._launch = self.new_launch(program, alloc, n_ctas=n_ctas, cta_threads=cta_threads,
+                                       regs_per_thread=regs_per_thread,
+                                       shmem_bytes=shmem_bytes, tables=tables, kernel=kernel,
+                                       sms=sms)
+
+    def new_launch(self, program: Any, alloc: Any, *, n_ctas: int, cta_threads: int,
+                   regs_per_thread: int, shmem_bytes: int, tables: StaticTables | None = None,
+                   kernel: str = "", sms: Sequence[int] | None = None,
+                   counts: np.ndarray | None = None) -> _Launch:
+        """A launch's tables, state and mechanism state, starting at the current clock (what
+        ``start`` makes current; ``timing.concurrent`` makes several, sharing ``counts``)."""
         from warpsim.timing.dispatch import occupancy_limits
 
         extra = self.mechanism.extra_units if self.mechanism is not None else ()
@@ -263,6 +274,8 @@ class TimingSimulator:
         n_per_sm, base_n = int(caps.max()), int(base.max())
         self._compile_s = 0.0 if self._compiled else self._warm(tables)
         lw = _Launch(self, tables, n_ctas, cta_threads, caps, regs_per_thread, shmem_bytes)
+        if counts is not None:
+            lw.counts = counts
         lw.occupancy = {**occupancy_limits(self.cfg, cta_threads, regs_per_thread, shmem_bytes),
                         "ctas_per_sm": n_per_sm}
         lw.kernel = kernel
@@ -274,7 +287,7 @@ class TimingSimulator:
             mech.bind_core(lw.mech_state, read_only_view(lw.state))
             if self.mech_counter_names():
                 mech.bind_counters(lw.mech_state, lw.counts[:, N_COUNTERS:])
-        self._launch = lw
+        return lw
 
     def _launch_info(self, program: Any, alloc: Any, tables: StaticTables, kernel: str,
                      n_ctas: int, cta_threads: int, wpc: int, regs: int, shmem: int,
@@ -355,6 +368,13 @@ class TimingSimulator:
         """Add one ``TraceChunk`` (a CTA batch) and run the engine as far as it allows."""
         lw = self._need_launch()
         t0 = time.perf_counter()
+        delivered = self._add_chunk(lw, chunk)
+        self._rebuild_window(lw, delivered)
+        lw.wall += time.perf_counter() - t0
+        self._run(lw)
+
+    def _add_chunk(self, lw: _Launch, chunk: Any) -> int:
+        """Append a ``TraceChunk``'s records to the launch; returns the CTAs delivered."""
         order = chunk.order
         pc = chunk.pc[order]
         cols = (pc.astype(np.int32, copy=False), popcount32(chunk.exec_mask[order]),
@@ -376,9 +396,7 @@ class TimingSimulator:
         lw.chunks.append(_Chunk(first, k, cols, chunk.lines.astype(np.int64), mech))
         lw.chunk_recs.append(lw.rec_total)
         lw.rec_total += int(pc.size)
-        self._rebuild_window(lw, first + k)
-        lw.wall += time.perf_counter() - t0
-        self._run(lw)
+        return first + k
 
     def finish(self) -> TimingResult:
         """Run the launch to completion and return its statistics."""
@@ -396,6 +414,13 @@ class TimingSimulator:
         counts[:, C_GPU_SIM_CYCLE] = cycles
         self.total_cycles += cycles
         self.total_counts += counts
+        res = self._result(lw, counts, cycles)
+        self._launch = None
+        self.n_launches += 1
+        return res
+
+    def _result(self, lw: _Launch, counts: np.ndarray, cycles: int) -> TimingResult:
+        """The launch's statistics from its ``counts`` (cumulative ones from the totals)."""
         counts[:, C_GPU_TOT_SIM_CYCLE] = self.total_cycles
         counts[:, C_GPU_TOT_SIM_INSN] = self.total_counts[:, C_GPU_SIM_INSN]
         self.total_counts[:, C_GPU_TOT_SIM_CYCLE] = self.total_cycles
@@ -418,8 +443,6 @@ class TimingSimulator:
                            wall_s=lw.wall, warp_inst_per_s=n_w / lw.wall if lw.wall > 0 else 0.0,
                            numba_compile_s=self._compile_s, occupancy=lw.occupancy,
                            pc_activity=lw.state.pc_act.copy())
-        self._launch = None
-        self.n_launches += 1
         return res
 
     def cumulative_stats(self) -> dict[str, Any]:
@@ -462,18 +485,20 @@ class TimingSimulator:
                                 lines=np.concatenate([c.lines for c in live]))
         lw.state.sc[tc.SC_N_DELIVERED] = delivered
 
+    def _hook_state(self, lw: _Launch | None, window: TraceWindow) -> Any:
+        """The hooks' state for a call of the cycle loop on ``lw`` (None: the warm-up)."""
+        if self.mechanism is None:
+            return self.hook_state
+        mech_state = lw.mech_state if lw is not None else self._warm_state
+        cols = lw.mech_cols if lw is not None else np.zeros(
+            (0, max(1, self.mechanism.n_record_columns)), np.int64)
+        return self.mechanism.hook_state(mech_state, cols, int(window.base[0]))
+
     def _call(self, lw: _Launch, state: CoreState, window: TraceWindow, counts: np.ndarray,
               ms: Any, prm: np.ndarray, tables: StaticTables) -> int:
-        h = self.hooks
-        m = self.memsys
-        hs = self.hook_state
-        if self.mechanism is not None:
-            mech_state = lw.mech_state if lw is not None else self._warm_state
-            cols = lw.mech_cols if lw is not None else np.zeros(
-                (0, max(1, self.mechanism.n_record_columns)), np.int64)
-            hs = self.mechanism.hook_state(mech_state, cols, int(window.base[0]))
-        return int(run_engine(state, tables, window, prm, counts, m.kind_map, ms, self._ports,
-                              hs, h, self.max_cycles))
+        hs = self._hook_state(lw, window)
+        return int(run_engine(state, tables, window, prm, counts, self.memsys.kind_map, ms,
+                              self._ports, hs, self.hooks, self.max_cycles))
 
     def _run(self, lw: _Launch) -> None:
         t0 = time.perf_counter()

@@ -85,7 +85,7 @@ from warpsim.timing.pipeline import (
 from warpsim.timing.regfile import tick_operand_collector
 from warpsim.timing.sched import tick_decode, tick_issue
 
-__all__ = ["FAULT_DEADLOCK", "MemPorts", "next_event", "run_engine"]
+__all__ = ["FAULT_DEADLOCK", "MemPorts", "next_event", "run_engine", "tick_cores"]
 
 FAULT_DEADLOCK = 1
 """``sc[SC_FAULT]``: nothing can ever happen again but CTAs are unfinished."""
@@ -171,6 +171,75 @@ def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
     return False
 
 
+@jit_inline
+def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
+               hooks):  # pragma: no cover - jit
+    """One cycle of the SMs the launch owns (each SM's units back to front, then CTA and warp
+    dispatch); returns True when any unit or the dispatcher changed state."""
+    n_sms = st.warp.shape[0]
+    sc = st.sc
+    two_level = prm[P_POLICY] == POL_TWO_LEVEL
+    mech_port = prm[P_MECH_MEM] != 0
+    n_sched = prm[P_N_SCHED]
+    ibuf_cap = prm[P_IBUF]
+    progress = False
+    # units are only called when they can have work (the checks below are exact, not
+    # heuristics): each call still scans state and binds its tuple arguments
+    poll = mem.has_completion(ms)
+    for sm in range(n_sms):  # each SM's units back to front
+        if st.smv[sm, F_SM_CTA_CAP] < 0:  # another launch's SM (concurrent kernels)
+            continue
+        if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
+            if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs, hooks):
+                progress = True
+        if st.smv[sm, F_LDST_CUR] >= 0:
+            if tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):
+                progress = True
+        elif mech_port and tick_mech_port(st, counters, sm, cycle, ms, mem, mem_kind_map,
+                                          hs, hooks):
+            progress = True
+        busy = False
+        for i in range(st.cu.shape[1]):
+            if st.cu[sm, i, F_CU_VALID] != 0:
+                busy = True
+                break
+        for i in range(st.idoc_hc.shape[1]):
+            if st.idoc_hc[sm, i, F_IDOC_COUNT] != 0:
+                busy = True
+                break
+        if busy:
+            for step in range(prm[P_OC_STEPS]):
+                if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
+                                             hooks):
+                    progress = True
+                if tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
+                                          hooks):
+                    progress = True
+        # parked instructions a mechanism releases re-enter at the issue stage
+        if st.smv[sm, F_SM_N_PARKED] > 0 and tick_parked(st, tb, tw, counters, sm, cycle,
+                                                          hs, hooks):
+            progress = True
+        if st.smv[sm, F_SM_N_CTAS] > 0:
+            if two_level or _has_instruction(st, sm):
+                if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
+                    progress = True
+            else:
+                _count_empty_schedulers(st, counters, sm, n_sched)
+            if _can_decode(st, sm, cycle, ibuf_cap) and tick_decode(
+                    st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
+                progress = True
+            counters[sm, C_SM_ACTIVE_CYCLES] += 1
+            counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]
+        else:
+            counters[sm, C_SM_IDLE_CYCLES] += 1
+    # partially dispatched CTAs (a mechanism's ``warps_to_place``) are offered warp slots
+    # every cycle; the baseline never has any
+    if (sc[SC_N_PARTIAL] > 0 or _may_dispatch(st, prm, cycle)) and tick_dispatch(
+            st, tw, prm, counters, cycle, hs, hooks):
+        progress = True
+    return progress
+
+
 class MemPorts(NamedTuple):
     """The memory system's jitted functions, one bundle (``driver.MemSystem`` builds it)."""
 
@@ -204,10 +273,6 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
     snap = np.empty_like(counters)
     sc = st.sc
     n_ctas = prm[P_N_CTAS]
-    two_level = prm[P_POLICY] == POL_TWO_LEVEL
-    mech_port = prm[P_MECH_MEM] != 0
-    n_sched = prm[P_N_SCHED]
-    ibuf_cap = prm[P_IBUF]
     while True:
         cycle = sc[SC_CYCLE]
         if (sc[SC_FINAL] == 0 and sc[SC_NEXT_CTA] < n_ctas
@@ -216,61 +281,8 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
         if cycle >= max_cycle:
             return ST_CYCLE_LIMIT
         snap[:, :] = counters
-        progress = False
-        # units are only called when they can have work (the checks below are exact, not
-        # heuristics): each call still scans state and binds its tuple arguments
-        poll = mem.has_completion(ms)
-        for sm in range(n_sms):  # each SM's units back to front
-            if st.smv[sm, F_SM_CTA_CAP] < 0:  # another launch's SM (concurrent kernels)
-                continue
-            if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
-                if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs, hooks):
-                    progress = True
-            if st.smv[sm, F_LDST_CUR] >= 0:
-                if tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):
-                    progress = True
-            elif mech_port and tick_mech_port(st, counters, sm, cycle, ms, mem, mem_kind_map,
-                                              hs, hooks):
-                progress = True
-            busy = False
-            for i in range(st.cu.shape[1]):
-                if st.cu[sm, i, F_CU_VALID] != 0:
-                    busy = True
-                    break
-            for i in range(st.idoc_hc.shape[1]):
-                if st.idoc_hc[sm, i, F_IDOC_COUNT] != 0:
-                    busy = True
-                    break
-            if busy:
-                for step in range(prm[P_OC_STEPS]):
-                    if dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
-                                                 hooks):
-                        progress = True
-                    if tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
-                                              hooks):
-                        progress = True
-            # parked instructions a mechanism releases re-enter at the issue stage
-            if st.smv[sm, F_SM_N_PARKED] > 0 and tick_parked(st, tb, tw, counters, sm, cycle,
-                                                              hs, hooks):
-                progress = True
-            if st.smv[sm, F_SM_N_CTAS] > 0:
-                if two_level or _has_instruction(st, sm):
-                    if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
-                        progress = True
-                else:
-                    _count_empty_schedulers(st, counters, sm, n_sched)
-                if _can_decode(st, sm, cycle, ibuf_cap) and tick_decode(
-                        st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
-                    progress = True
-                counters[sm, C_SM_ACTIVE_CYCLES] += 1
-                counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]
-            else:
-                counters[sm, C_SM_IDLE_CYCLES] += 1
-        # partially dispatched CTAs (a mechanism's ``warps_to_place``) are offered warp slots
-        # every cycle; the baseline never has any
-        if (sc[SC_N_PARTIAL] > 0 or _may_dispatch(st, prm, cycle)) and tick_dispatch(
-                st, tw, prm, counters, cycle, hs, hooks):
-            progress = True
+        progress = tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
+                              hooks)
         if mem.busy(ms) and mem.tick(ms, counters, cycle):
             progress = True
         hook_next = hooks.on_cycle_end(hs, counters, cycle)
