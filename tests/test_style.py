@@ -19,6 +19,7 @@ LAYERS = {
     "mechanisms": 3,
     "runtime": 4, "power": 4,
     "runner": 5, "experiments": 5, "bench": 5, "report": 5, "cli": 5, "cudart": 5,
+    "__main__": 6,
 }
 """Layer of each top-level name in the package (STYLE.md §2.1); a module may import only from
 its own layer or lower ones."""
