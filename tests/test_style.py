@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "warpsim"
 
 LAYERS = {
-    "arch": 0, "errors": 0, "stats": 0, "_jit": 0, "nvrtc_std": 0,
+    "arch": 0, "errors": 0, "stats": 0, "_jit": 0, "_bundle": 0, "nvrtc_std": 0,
     "ptx": 1, "toolchain": 1, "toolcache": 1,
     "functional": 2, "timing": 2,
     "mechanisms": 3,

@@ -2,12 +2,38 @@
 
 from __future__ import annotations
 
+import pickle
+from typing import Any
+
 from numba import njit
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 __all__ = ["jit", "jit_inline", "jit_uncached"]
 
-jit = njit(cache=True, fastmath=False, error_model="numpy")
-"""Decorator for every engine kernel: cached, IEEE-exact, numpy error model."""
+_cached = njit(cache=True, fastmath=False, error_model="numpy")
+
+
+class _TolerantIndex(IndexDataCacheFile):
+    """numba's cache index of one function, read as empty when an entry cannot be rebuilt in
+    this process (its signature names a class from a module this process cannot import, e.g.
+    a test's memory stub): the function compiles as if uncached instead of failing, and the
+    next save rewrites the index."""
+
+    def _load_index(self) -> dict:
+        try:
+            return super()._load_index()
+        except (ImportError, AttributeError, pickle.UnpicklingError, EOFError):
+            return {}
+
+
+def jit(fn: Any) -> Any:
+    """Decorator for every engine kernel: cached on disk, IEEE-exact, numpy error model."""
+    dispatcher = _cached(fn)
+    cache = getattr(dispatcher, "_cache", None)
+    if isinstance(cache, FunctionCache):
+        cache._cache_file.__class__ = _TolerantIndex
+    return dispatcher
+
 
 jit_uncached = njit(cache=False, fastmath=False, error_model="numpy")
 """Same, without the on-disk cache: for the cycle loop that takes hook functions as arguments

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from warpsim._bundle import function_key
 from warpsim._jit import jit_uncached
 from warpsim.errors import ConfigError, InternalError
 from warpsim.mechanisms import hooks as hk
@@ -166,6 +167,8 @@ def _combined(hook_sets: tuple[tuple[Any, ...], ...]) -> hk.Hooks:
             names.append((i, f"_f{i}"))
         src = "\n".join([f"def {name}(hs, {', '.join(_ARGS[name])}):", *_body(name, names)])
         exec(compile(src, f"<combined {name}>", "exec"), ns)
+        ns[name].__warpsim_key__ = f"combined {name}(" + ", ".join(
+            f"{i}:{function_key(fn)}" for i, fn in impls) + ")"
         combined[name] = jit_uncached(ns[name])
     return hk.Hooks(**combined)
 

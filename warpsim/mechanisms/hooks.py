@@ -107,6 +107,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from warpsim._bundle import register_bundle
 from warpsim._jit import jit
 from warpsim.timing.consts import (
     INT64_MAX,
@@ -259,6 +260,7 @@ def on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - trivial
     return None
 
 
+@register_bundle
 class Hooks(NamedTuple):
     """The jitted hook functions handed to the engine as one bundle, in pipeline order."""
 

@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from warpsim._jit import jit_inline, jit_uncached
+from warpsim._bundle import register_bundle
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_SCHED_ACTIVE_CYCLES,
     C_SCHED_BARRIER_STALL_CYCLES,
@@ -240,6 +241,7 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
     return progress
 
 
+@register_bundle
 class MemPorts(NamedTuple):
     """The memory system's jitted functions, one bundle (``driver.MemSystem`` builds it)."""
 
@@ -251,7 +253,7 @@ class MemPorts(NamedTuple):
     busy: Any
 
 
-@jit_uncached
+@jit
 def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
                max_cycle):  # pragma: no cover
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit, jit_inline, jit_uncached
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_EXEC_FP32_THREAD_INSTS,
     C_EXEC_FP32_WARP_INSTS,
@@ -164,7 +164,7 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
         counters[sm, C_GPGPU_N_TEX_INSN] += nthr
 
 
-@jit_uncached
+@jit
 def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
                      prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover

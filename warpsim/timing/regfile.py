@@ -20,7 +20,7 @@ Assumptions:
 
 from __future__ import annotations
 
-from warpsim._jit import jit, jit_inline, jit_uncached
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_OPCOLL_ALLOC_STALLS,
     C_REGFILE_BANK_CONFLICT_STALLS,
@@ -73,7 +73,7 @@ def bank_of(reg, warp, sched, n_banks, n_sched, mapping):  # pragma: no cover - 
     return (reg + warp) % n_banks
 
 
-@jit_uncached
+@jit
 def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
     """True when every destination bank of ``pc`` (as the ``dest_bank`` hook maps them) has a
     free write port this cycle (takes arrays, not the state tuples: it runs for every
@@ -94,7 +94,7 @@ def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragm
     return True
 
 
-@jit_uncached
+@jit
 def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
     """Take the write ports of ``pc``'s destination banks this cycle; returns bank writes."""
     nb = prm[P_N_BANKS]
