@@ -14,7 +14,7 @@ from pathlib import Path
 from warpsim.timing.progress import compile_notice
 
 ROOT = Path(__file__).resolve().parents[2]
-_START = "warpsim: compiling the timing engine (once per process, ~25 s)..."
+_START = "warpsim: compiling the timing engine (once per machine, ~25 s)..."
 _DONE = re.compile(r"^warpsim: compiling the timing engine\.\.\. done in (\d+\.\d) s$", re.M)
 
 

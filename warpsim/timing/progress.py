@@ -44,7 +44,7 @@ def compile_notice(delay_s: float = 0.5) -> Iterator[None]:
                 return
             shown[0] = True
             erase = "\r\x1b[K" if sys.stderr.isatty() else ""  # a status line may be open
-            print(f"{erase}warpsim: compiling the timing engine (once per process, ~25 s)...",
+            print(f"{erase}warpsim: compiling the timing engine (once per machine, ~25 s)...",
                   file=sys.stderr, flush=True)
 
     timer = threading.Timer(delay_s, announce)
