@@ -10,7 +10,10 @@ Assumptions:
       straight-line code until a branch, a barrier, an exit, or until it reaches a PC where
       other warps wait, which then join it); a group that loops for more than
       ``YIELD_BRANCHES`` taken branches while others wait yields to the next one, so that a
-      warp spinning on a flag another warp of the batch sets does not starve it. (A flag set
+      warp spinning on a flag another warp of the batch sets does not starve it; the group
+      given the turn keeps it for as many branches even when it jumps past a waiting lower
+      PC (a spinner at a lower PC would otherwise let it run one loop iteration per turn).
+      (A flag set
       by a CTA of a later batch can never be seen: batches run one after another.) Every warp
       executes each instruction for all its active lanes at once, so warp-synchronous code
       behaves as on hardware.
@@ -50,6 +53,7 @@ from warpsim.functional.trace import (
     empty_values,
     gather_rows,
 )
+from warpsim.functional.watchdog import CHECK_BRANCHES, Watchdog
 
 __all__ = ["BATCH_MEMORY_BYTES", "DEFAULT_BATCH_THREADS", "LaunchResult", "StepLimitError",
            "launch"]
@@ -111,14 +115,17 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
            dynamic_shared_bytes: int = 0, textures: Mapping[Any, TextureDesc] | None = None,
            trace: bool = True, max_steps: int | None = None,
            batch_threads: int = DEFAULT_BATCH_THREADS,
-           trace_sink: Callable[[TraceChunk], None] | None = None) -> LaunchResult:
+           trace_sink: Callable[[TraceChunk], None] | None = None,
+           launch_timeout_s: float | None = None) -> LaunchResult:
     """Run kernel ``kernel`` of ``image`` functionally over the whole grid.
 
     ``params`` is the packed parameter buffer (little-endian, the PTX ``.param`` layout);
     ``textures`` maps texture handles (ints) or ``.texref`` names to descriptors; with
     ``trace`` the result carries a ``LaunchTrace`` (chunks are handed to ``trace_sink`` instead
-    of being kept when it is given). Raises ``MemoryAccessError``, ``BarrierDeadlockError``,
-    ``StepLimitError`` or ``LaunchError``."""
+    of being kept when it is given). A launch that repeats its state forever raises
+    ``SpinError``, one running longer than ``launch_timeout_s`` wall seconds
+    ``LaunchTimeoutError`` (``functional/watchdog.py``). Raises ``MemoryAccessError``,
+    ``BarrierDeadlockError``, ``StepLimitError`` or ``LaunchError``."""
     t0 = time.perf_counter()
     prog = image.program(kernel)
     g3 = _dim3(grid, "grid", prog.name)
@@ -141,6 +148,7 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     n_pc = len(prog.kinds)
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
+    run.watchdog = Watchdog(prog, launch_timeout_s)
     ltrace = LaunchTrace(prog.name, prog.opcodes, prog.lines, prog.n_values) if trace else None
     first = 0
     batch = 0
@@ -198,6 +206,11 @@ class _Launch(BarrierUnit):
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
         self.printf_chunks: list[bytes] = []
+        self.watchdog = Watchdog(prog, None)
+        self.n_branches = 0
+        self.turn = 0
+        """Branches the group that was given the turn by a yield may still take before the
+        lowest-PC-first rule applies to it again."""
 
     # ---- helpers used by the instruction closures ------------------------------------
     def thread_coords(self, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -372,6 +385,9 @@ class _Launch(BarrierUnit):
                             other = groups.pop(nxt)
                             self._add(g)
                             g, pc, run_len = other, nxt, 0
+                            # the group given the turn keeps it for as many branches, even
+                            # past waiting lower PCs (else a spinner at a lower PC starves it)
+                            self.turn = YIELD_BRANCHES
                         continue
                 elif kind == exit_:
                     self._exit(g, pc)
@@ -424,7 +440,9 @@ class _Launch(BarrierUnit):
             self._dissolve(g.ws, g.steps0 + g.nexec)
             return False
         g.pc = npc
-        if npc in self.groups or (self.heap and self.heap[0] < npc):
+        if self.turn > 0:
+            self.turn -= 1
+        if npc in self.groups or (self.heap and self.heap[0] < npc and self.turn <= 0):
             self._add(g)
             return False
         return True
@@ -456,6 +474,9 @@ class _Launch(BarrierUnit):
     def _branch(self, g: Group, pc: int) -> bool:
         """Execute a branch; True when ``g`` moved as a whole and may keep running."""
         self._count(g, pc)
+        self.n_branches += 1
+        if self.n_branches % CHECK_BRANCHES == 0:
+            self.watchdog.check(self, g, pc)
         prog = self.prog
         target = int(prog.targets[pc])
         gr, neg = prog.guards[pc]

@@ -57,6 +57,10 @@ class Device:
     max_steps
         Stop a launch with ``StepLimitError`` (a ``LaunchError``) when one warp executes more
         dynamic instructions than this (a guard against infinite loops); None: no limit.
+    launch_timeout_s
+        Stop a launch with ``LaunchTimeoutError`` after this many seconds of wall time (the
+        driver's watchdog); None: no limit. A launch that repeats its state forever (a
+        spin-wait nothing ends) stops with ``SpinError`` regardless (``functional/watchdog.py``).
     config
         GPU to time launches on: a preset name (``"gtx480"``) or a ``warpsim.arch.GPUConfig``.
         Giving one turns the cycle-level timing model on (see ``timing``).
@@ -89,7 +93,7 @@ class Device:
                  trace_sink: Callable[[Any], None] | None = None,
                  memory_bytes: int = 4 << 30, max_steps: int | None = None,
                  config: Any = None, timing: bool | None = None, overrides: Any = (),
-                 printf_to_stdout: bool = True) -> None:
+                 printf_to_stdout: bool = True, launch_timeout_s: float | None = None) -> None:
         for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
                              ("max_threads_per_block", max_threads_per_block),
                              ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
@@ -126,6 +130,12 @@ class Device:
                                       max_steps < 1):
             raise ConfigError("Device.max_steps", max_steps, "a positive integer or None")
         self.max_steps = None if max_steps is None else int(max_steps)
+        if launch_timeout_s is not None and (isinstance(launch_timeout_s, bool) or
+                                             not isinstance(launch_timeout_s, (int, float))
+                                             or not launch_timeout_s > 0):
+            raise ConfigError("Device.launch_timeout_s", launch_timeout_s,
+                              "a positive number of seconds or None")
+        self.launch_timeout_s = launch_timeout_s
         self.memory = self._make_memory()
         self.closed = False
         self._allocations: dict[int, _Allocation] = {}
@@ -426,7 +436,8 @@ class Device:
         result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
                         params=params, dynamic_shared_bytes=cfg.shared_bytes,
                         textures=textures, trace=self.trace or sim is not None,
-                        trace_sink=sink, max_steps=self.max_steps)
+                        trace_sink=sink, max_steps=self.max_steps,
+                        launch_timeout_s=self.launch_timeout_s)
         if sim is not None:
             result = TimedLaunch(result, self._with_activity(kernel, result, sim.finish()))
         self.last_launch = result
