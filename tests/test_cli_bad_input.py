@@ -71,3 +71,20 @@ def test_ptx_on_a_binary_file(tmp_path, capsys, name, what):
     assert rc == 2
     assert err.startswith(f"error: {binary} is not a {what} text file (it holds binary data)")
     assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_quietly():
+    """SIGINT in the middle of a simulation: the shell's status for it, one line, no
+    traceback."""
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "warpsim", "run", "monte_carlo", "--size",
+                             "paper", "-q"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, -signal.SIGINT), err  # a shell shows both as 130
+    assert "warpsim: interrupted" in err and "Traceback" not in err

@@ -395,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"error: {err.message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly, the shell's status for SIGINT
+        if args.debug:
+            raise
+        print("\nwarpsim: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
