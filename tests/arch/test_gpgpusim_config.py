@@ -241,7 +241,8 @@ def test_every_table_target_is_a_real_field():
                "-gpgpu_shader_core_pipeline": "1536:32", "-gpgpu_scheduler": "gto",
                "-gpgpu_clock_domains": "1:2:3:4", "-gpgpu_pipeline_widths": "1,1,1,1,1,1,1",
                "-gpgpu_dram_timing_opt": "nbk=16:CL=12",
-               "-gpgpu_mem_addr_mapping": "dramid@8;RRRRBBBBCCCCCCCCSSSS"}
+               "-gpgpu_mem_addr_mapping": "dramid@8;RRRRBBBBCCCCCCCCSSSS",
+               "-gpgpu_dram_partition_queues": "8:8:8:8", "-gpgpu_l2_queue_config": "8:8:8:8"}
     for option, handler in OPTION_TABLE.items():
         for path in handler(option, samples.get(option, "1")):
             assert path in valid or path == "_clusters", (option, path)
@@ -347,3 +348,15 @@ def test_address_mapping_sets_the_row_size():
     cfg, _ = read_gpgpusim_config(text)
     assert cfg.dram.addr_mapping.startswith("dramid@8;")
     assert cfg.dram.row_bytes == 4096     # 6 S + 6 C bits
+
+
+def test_partition_queues_bound_the_slice_and_the_ejection_buffer_sizes():
+    # icnt_L2:L2_dram:dram_L2:L2_icnt -> what a slice takes from / gives to the interconnect
+    cfg, unmapped = read_gpgpusim_config("-gpgpu_dram_partition_queues 16:32:48:24\n"
+                                         "-gpgpu_n_cluster_ejection_buffer_size 12\n")
+    assert unmapped == []
+    assert (cfg.l2.rop_queue_entries, cfg.l2.reply_queue_entries) == (16, 24)
+    assert cfg.icnt.eject_buffer_entries == 12
+    with pytest.raises(ConfigError) as info:
+        read_gpgpusim_config("-gpgpu_dram_partition_queues 8:8:8\n")
+    assert info.value.field == "-gpgpu_dram_partition_queues"

@@ -58,6 +58,8 @@ def test_gtx480_values_and_its_booksim_file():
     assert cfg.l2.size_bytes == 64 * 128 * 8 and cfg.l2.mshr_entries == 256  # A:256:4
     assert cfg.l2.write_alloc_policy is WriteAllocPolicy.LAZY_FETCH_ON_READ  # L
     assert cfg.l2.hit_latency_cycles == 120 and d.latency_cycles == 100
+    assert cfg.icnt.eject_buffer_entries == 32     # -gpgpu_n_cluster_ejection_buffer_size 32
+    assert (cfg.l2.rop_queue_entries, cfg.l2.reply_queue_entries) == (64, 64)  # 64:64:64:64
     p = cfg.pipelines                                       # 2,0,0,1,1,2,0,0,1,1,2
     assert (p.fp32.n_units, p.sfu.n_units, p.fp64.n_units) == (2, 1, 0)
     assert p.fp32.op_latency_cycles == (4, 13, 4, 5, 39)

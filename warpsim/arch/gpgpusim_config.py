@@ -216,6 +216,16 @@ def _addr_mapping(option: str, text: str) -> dict[str, Any]:
             "dram.row_bytes": 1 << bin(m.column_mask).count("1")}
 
 
+def _partition_queues(option: str, text: str) -> dict[str, Any]:
+    """icnt_L2:L2_dram:dram_L2:L2_icnt (GPGPU-Sim memory_sub_partition): the first and last
+    bound what warpsim's slice takes from and gives to the interconnect; the L2<->DRAM
+    queues are the L2 miss queue (cache spec) and dram.return_queue_entries."""
+    values = _ints(option, text, ":")
+    if len(values) != 4:
+        raise ConfigError(option, text, "icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes")
+    return {"l2.rop_queue_entries": values[0], "l2.reply_queue_entries": values[3]}
+
+
 def _dram_scheduler(option: str, text: str) -> dict[str, Any]:
     value = _int(option, text)
     if value not in (0, 1):
@@ -274,6 +284,9 @@ OPTION_TABLE: dict[str, _Handler] = {
     "-gpgpu_shmem_num_banks": _to("shmem.n_banks"),
     "-gpgpu_smem_latency": _to("shmem.latency_cycles"),
     "-icnt_flit_size": _to("icnt.flit_bytes"),
+    "-gpgpu_n_cluster_ejection_buffer_size": _to("icnt.eject_buffer_entries"),
+    "-gpgpu_dram_partition_queues": _partition_queues,
+    "-gpgpu_l2_queue_config": _partition_queues,
     "-rop_latency": _to("l2.hit_latency_cycles"),
     "-gpgpu_l2_rop_latency": _to("l2.hit_latency_cycles"),
     "-gpgpu_n_mem": _to("dram.n_channels"),

@@ -98,10 +98,6 @@ IGNORED_OPTIONS: dict[str, str] = {
                                "stock value 1)",
     "-gpgpu_cache:dl2_texture_only": "the L2 caches every access (the stock value 0)",
     # -- memory partition and DRAM -------------------------------------------------------------
-    "-gpgpu_dram_partition_queues": "L2 queue sizes: warpsim's ROP and reply queues are the "
-                                    "[A] constants L2_ROP_QUEUE_ENTRIES / "
-                                    "L2_REPLY_QUEUE_ENTRIES (timing/memconsts.py)",
-    "-gpgpu_l2_queue_config": "GPGPU-Sim 3.x name of -gpgpu_dram_partition_queues (as that)",
     "-gpgpu_memory_partition_indexing": "channel hashing: warpsim interleaves channels "
                                         "linearly (dram.addr_mapping's dramid@ bit)",
     "-dram_bnk_indexing_policy": "bank hashing: warpsim takes bank bits as they are",
@@ -109,9 +105,6 @@ IGNORED_OPTIONS: dict[str, str] = {
     "-dram_dual_bus_interface": "one command/data bus per channel in warpsim",
     "-dram_seperate_write_queue_enable": "reads and writes share dram.sched_queue_entries",
     "-dram_write_queue_size": "reads and writes share dram.sched_queue_entries",
-    "-gpgpu_n_cluster_ejection_buffer_size": "the SM's reply ejection buffer is the [A] "
-                                             "constant ICNT_EJECT_ENTRIES "
-                                             "(timing/memconsts.py)",
     # -- interconnect --------------------------------------------------------------------------
     "-icnt_in_buffer_limit": "warpsim's crossbar has no input buffers: a packet waits in "
                              "its source queue",

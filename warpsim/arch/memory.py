@@ -244,10 +244,18 @@ class L2Config(CacheConfig):
     times its ROP queue with gpu_sim_cycle): -rop_latency 120 (4.x -gpgpu_l2_rop_latency)."""
     n_slices_per_channel: int = 2
     """L2 slices (sub-partitions) per DRAM channel: -gpgpu_n_sub_partition_per_mchannel 2."""
+    rop_queue_entries: int = 64
+    """Requests a slice accepts from the interconnect and holds through the ROP delay
+    (-gpgpu_dram_partition_queues, first value icnt_L2: GPGPU-Sim's interconnect stops at a
+    full icnt-to-L2 queue). [A] 64, the 4.2 SM2_GTX480 value."""
+    reply_queue_entries: int = 8
+    """Replies a slice holds for the interconnect (-gpgpu_dram_partition_queues, last value
+    L2_icnt). [A] 8, GPGPU-Sim 3.x's default; the 4.2 SM2_GTX480 config has 64."""
 
     def _check(self) -> None:
         CacheConfig._check(self)
-        self._at_least("n_slices_per_channel", 1)
+        for name in ("n_slices_per_channel", "rop_queue_entries", "reply_queue_entries"):
+            self._at_least(name, 1)
 
 
 @_CFG
@@ -300,12 +308,16 @@ class InterconnectConfig(ConfigBase):
     (``warpsim.arch.refused``)."""
     n_subnets: int = 2
     """Separate networks (request and reply). Must be 2 (``warpsim.arch.refused``)."""
+    eject_buffer_entries: int = 8
+    """Reply packets an SM's ejection buffer holds (-gpgpu_n_cluster_ejection_buffer_size:
+    GPGPU-Sim's default 8; its 4.2 stock configs set 32). [A] 8."""
 
     def __post_init__(self) -> None:
         self._validate()
 
     def _check(self) -> None:
-        for name in ("latency_cycles", "flit_bytes", "n_vcs", "n_input_speedup", "n_subnets"):
+        for name in ("latency_cycles", "flit_bytes", "n_vcs", "n_input_speedup", "n_subnets",
+                     "eject_buffer_entries"):
             self._at_least(name, 1)
 
 

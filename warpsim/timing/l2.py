@@ -61,7 +61,6 @@ from warpsim.timing.memconsts import (
     H_RET_COUNT,
     H_RET_HEAD,
     INT64_MAX,
-    L2_REPLY_QUEUE_ENTRIES,
     P_BANK_MASK,
     P_CHAN_SHIFT,
     P_L2_BASE,
@@ -152,13 +151,13 @@ def addr_row(p, addr: int) -> int:
 
 
 @jit
-def _rq_free(sl_s, s: int) -> int:
-    return L2_REPLY_QUEUE_ENTRIES - sl_s[s, X_RQ_COUNT]
+def _rq_free(rq, sl_s, s: int) -> int:
+    return rq.shape[1] - sl_s[s, X_RQ_COUNT]
 
 
 @jit
 def _rq_push(rq, sl_s, act, s: int, addr: int, info: int, ready: int) -> None:
-    i = (sl_s[s, X_RQ_HEAD] + sl_s[s, X_RQ_COUNT]) % L2_REPLY_QUEUE_ENTRIES
+    i = (sl_s[s, X_RQ_HEAD] + sl_s[s, X_RQ_COUNT]) % rq.shape[1]
     rq[s, i, Q_ADDR] = addr
     rq[s, i, Q_INFO] = info
     rq[s, i, Q_READY] = ready
@@ -202,7 +201,7 @@ def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
                 n_replies += 1
             if pt != PK_READ:
                 dirty = True
-        if _rq_free(sl_s, s) < n_replies:
+        if _rq_free(rq, sl_s, s) < n_replies:
             return False
         victim = cache_fill(ca, c, line, dirty)
         if victim == -2:
@@ -250,7 +249,7 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
         if not hit:
             counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
     else:
-        if _rq_free(sl_s, s) < 1:
+        if _rq_free(rq, sl_s, s) < 1:
             return False
         status, victim = cache_read(ca, c, line, info)
         if status == R_RESERVATION_FAIL:

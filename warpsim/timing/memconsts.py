@@ -19,9 +19,8 @@ __all__ = [
     "DS_FIFO", "DS_FRFCFS",
     "FAULT_BAD_KIND", "FAULT_BAD_SECTORS", "FAULT_BAD_SM", "FAULT_NEGATIVE_ADDRESS",
     "FAULT_NONE", "N_FAULT_FIELDS",
-    "ICNT_ARBITRATION", "ICNT_EJECT_ENTRIES", "INT64_MAX",
+    "ICNT_ARBITRATION", "INT64_MAX",
     "L1_C", "L1_D", "L1_T", "N_L1_KINDS",
-    "L2_REPLY_QUEUE_ENTRIES", "L2_ROP_QUEUE_ENTRIES",
     "LS_INVALID", "LS_MODIFIED", "LS_RESERVED", "LS_VALID",
     "MEM_ATOMIC", "MEM_CHANNEL_INTERLEAVE_BYTES", "MEM_CTRL_BYTES", "MEM_LD_CONST",
     "MEM_LD_GLOBAL", "MEM_LD_LOCAL", "MEM_LD_TEX", "MEM_ST_GLOBAL", "MEM_ST_LOCAL",
@@ -127,12 +126,6 @@ request is one flit, a 128 B reply is ceil(136 / flit_bytes) flits."""
 MEM_CHANNEL_INTERLEAVE_BYTES = 256
 """[A] Channel interleaving granularity of the linear mapping (``dram.addr_mapping`` empty; the
 GTX480's ``-gpgpu_mem_addr_mapping dramid@8``)."""
-L2_ROP_QUEUE_ENTRIES = 64
-"""[A] Requests one L2 slice's ROP delay queue holds (GPGPU-Sim's is unbounded)."""
-L2_REPLY_QUEUE_ENTRIES = 8
-"""[A] L2 -> interconnect reply queue per slice (GPGPU-Sim -gpgpu_l2_queue_config 8)."""
-ICNT_EJECT_ENTRIES = 8
-"""[A] Reply packets an SM's ejection buffer holds (SM side of the reply network)."""
 ICNT_ARBITRATION = ARB_ROUND_ROBIN
 """[A] Crossbar output arbitration (iSLIP-like round robin; the pointer is derived from the
 interconnect clock, so idle skipping cannot change it)."""

@@ -1,5 +1,6 @@
-"""DRAM address mapping: ``dram.addr_mapping`` (GPGPU-Sim -gpgpu_mem_addr_mapping) against
-hand-decoded addresses, and the linear mapping it replaces.
+"""Memory-system configuration: ``dram.addr_mapping`` (GPGPU-Sim -gpgpu_mem_addr_mapping) against
+hand-decoded addresses and the linear mapping it replaces; the queue-size fields
+(``icnt.eject_buffer_entries``, ``l2.rop_queue_entries``, ``l2.reply_queue_entries``).
 
 Oracle: GPGPU-Sim 4.2 addrdec.cc ``addrdec_tlx`` as documented in warpsim/arch/addr_mapping.py,
 worked by hand for the SM2_GTX480 string (6 channels, dramid@8,
@@ -54,3 +55,10 @@ def test_mapping_must_agree_with_bank_count_and_row_size():
     with pytest.raises(ConfigError) as info:
         apply_overrides(GTX480, {"dram.addr_mapping": "00RRBBCC"})
     assert info.value.field == "dram.addr_mapping"
+
+
+def test_queue_fields_size_the_memory_system_queues():
+    cfg = apply_overrides(GTX480, {"icnt.eject_buffer_entries": 3, "l2.rop_queue_entries": 5,
+                                   "l2.reply_queue_entries": 7})
+    ms = build_mem_state(cfg)
+    assert (ms.ej.shape[1], ms.rop.shape[1], ms.rq.shape[1]) == (3, 5, 7)
