@@ -91,10 +91,13 @@ def test_fields_are_scalars_enums_tuples_or_configs():
 
 
 def test_only_the_name_field_is_a_string():
+    # besides the name: the DRAM address mapping, a bit layout in GPGPU-Sim's own syntax
+    # (-gpgpu_mem_addr_mapping), parsed and checked when the config is built; not a policy
+    strings = {(GPUConfig, "name"), (DRAMConfig, "addr_mapping")}
     for cls in _config_classes():
         for name, tp in typing.get_type_hints(cls).items():
             if tp is str:
-                assert (cls, name) == (GPUConfig, "name")
+                assert (cls, name) in strings
 
 
 def test_every_field_has_an_attribute_docstring():
@@ -225,10 +228,9 @@ def test_shared_cta_limit_cannot_exceed_size():
     assert err.field == "shmem.cta_limit_bytes" and err.value == 49152
 
 
-def test_dram_trc_cross_rule():
-    err = _error(DRAMConfig, t_rc_cycles=30)
-    assert err.field == "dram.t_rc_cycles" and err.value == 30
-    assert "40" in err.expected  # tRAS 28 + tRP 12
+def test_dram_trc_below_tras_plus_trp_is_accepted():
+    # GPGPU-Sim 4.2 checks no such rule; its SM75_RTX2060 sets RC 78 < RAS 55 + RP 24
+    assert DRAMConfig(t_rc_cycles=30).t_rc_cycles == 30
 
 
 def test_dram_bank_groups_divide_banks():

@@ -3,8 +3,10 @@ has a value, and a timed GPU reports its own resources.
 
 Oracles: the enum as written in the installed ``driver_types.h`` (parsed here), and the
 GTX480's published figures (15 SMs at 700 MHz, 1536 threads, 32 Ki registers, 48 KiB of shared
-memory and 8 blocks per SM, 768 KiB of L2, a 384-bit GDDR5 bus at 924 MHz, FP64 at 1/8 of the
-FP32 rate: NVIDIA's GF100 specifications and GPGPU-Sim's GTX480 gpgpusim.config).
+memory and 8 blocks per SM, 768 KiB of L2, a 384-bit GDDR5 bus at 924 MHz: NVIDIA's GF100
+specifications and GPGPU-Sim's GTX480 gpgpusim.config); the FP64 ratio of the simulated
+pipelines, by hand from that config: 2 SP units at FP32 ADD interval 1 against DP on the one
+SFU at DP ADD interval 8 is 16 (the published GeForce figure is 8).
 """
 
 from __future__ import annotations
@@ -62,5 +64,5 @@ def test_gtx480_reports_its_own_resources():
                    "MaxRegistersPerBlock": 32768, "MaxSharedMemoryPerMultiprocessor": 49152,
                    "MaxSharedMemoryPerBlock": 49152, "MaxBlocksPerMultiprocessor": 8,
                    "L2CacheSize": 768 * 1024, "GlobalMemoryBusWidth": 384,
-                   "MemoryClockRate": 924_000, "SingleToDoublePrecisionPerfRatio": 8,
+                   "MemoryClockRate": 924_000, "SingleToDoublePrecisionPerfRatio": 16,
                    "WarpSize": 32, "ComputeCapabilityMajor": 8, "ComputeCapabilityMinor": 0}

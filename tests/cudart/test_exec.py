@@ -105,6 +105,36 @@ def test_timed_run_writes_one_record_per_launch(build, tmp_path, capfd):
                           "wall_s", "per_launch"}
 
 
+def test_exec_takes_a_gpgpusim_config_with_its_booksim_file(build, tmp_path, capfd):
+    """The stock GPGPU-Sim 4.2 SM2_GTX480 file (and config_fermi_islip.icnt beside it) times
+    the run; its values (15 SMs x 1, 700 MHz core clock) reach the program's properties."""
+    import shutil
+    from pathlib import Path
+
+    from warpsim.cudart.cli import run_program
+
+    stock = Path(__file__).parents[1] / "arch" / "data" / "gpgpusim-4.2" / "SM2_GTX480"
+    folder = tmp_path / "SM2_GTX480"
+    shutil.copytree(stock, folder)
+    stats = tmp_path / "stats.jsonl"
+    status = run_program([str(build("symbols"))], stats=str(stats),
+                         gpgpusim_config=str(folder / "gpgpusim.config"))
+    captured = capfd.readouterr()
+    assert status == 0, captured.out
+    assert captured.out == (PROGRAMS / "symbols.expected").read_text()
+    assert "cycles on sm2_gtx480" in captured.err
+    first = json.loads(stats.read_text().splitlines()[0])
+    assert first["config"] == "sm2_gtx480"
+    assert first["gpgpusim_config"] == str(folder / "gpgpusim.config")
+    assert first["stats"]["gpu_sim_cycle"] > 0
+
+
+def test_exec_with_a_missing_gpgpusim_config_names_it(tmp_path):
+    proc = warpsim_exec("--gpgpusim-config", str(tmp_path / "absent.config"), "--", "true")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "absent.config" in proc.stderr and "readable GPGPU-Sim option file" in proc.stderr
+
+
 def test_statically_linked_program_is_refused_with_the_fix(tmp_path):
     src = tmp_path / "static.c"
     src.write_text('const char *s = "__cudaRegisterFatBinary";\n'

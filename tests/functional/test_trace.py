@@ -11,6 +11,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pytest
 
 from warpsim.functional.executor import launch
 from warpsim.functional.memory import GlobalMemory
@@ -162,10 +163,11 @@ STRIDED = HDR + r"""
 """
 
 
-def _strided(stride: int) -> tuple[dict[str, np.ndarray], list[np.ndarray], int]:
+def _strided(stride: int, **banks: int) -> tuple[dict[str, np.ndarray], list[np.ndarray], int]:
     img, mem = _image(STRIDED)
     p = _dev(mem, np.zeros(32 * 128, np.uint32))
-    r = launch(img, "strided", grid=(1,), block=(32,), params=struct.pack("<QI", p, stride))
+    r = launch(img, "strided", grid=(1,), block=(32,), params=struct.pack("<QI", p, stride),
+               **banks)
     return r.trace.warp_records(0, 0), r.trace.warp_lines(0, 0), p
 
 
@@ -184,6 +186,24 @@ def test_bank_conflict_degree_for_strided_shared_stores() -> None:
         st = int(np.flatnonzero(recs["pc"] == 9)[0])
         assert int(recs["bank_conflict"][st]) == degree
         assert int(recs["n_lines"][st]) == 0
+
+
+@pytest.mark.parametrize(("words", "banks", "width", "degree"), [
+    # lane t stores the 4-byte word at byte 4 * words * t; by hand, the most distinct words
+    # that share one bank (bank = (byte address // width) % banks):
+    (1, 32, 4, 1),   # words 0..31 -> 32 banks, one each
+    (1, 16, 4, 2),   # words 0..31 -> 16 banks, two each (t and t + 16)
+    (2, 32, 4, 2),   # words 0, 2, ..., 62 -> the 16 even banks, two each
+    (2, 16, 4, 4),   # words 0, 2, ..., 62 -> the 8 even banks of 16, four each
+    (16, 16, 4, 32),  # every lane in bank 0, 32 distinct words
+    (1, 32, 8, 1),   # 8-byte banks: bytes 0..127 are 16 words in 16 banks, lanes pair up
+    (2, 32, 8, 1),   # 8-byte banks: 32 distinct 8-byte words in 32 banks
+    (2, 16, 8, 2),   # 8-byte banks: 32 distinct words in 16 banks
+])
+def test_bank_conflict_degree_follows_the_bank_count_and_width(words, banks, width, degree):
+    recs, _, _ = _strided(4 * words, shmem_banks=banks, shmem_bank_width_bytes=width)
+    st = int(np.flatnonzero(recs["pc"] == 9)[0])
+    assert int(recs["bank_conflict"][st]) == degree
 
 
 def test_trace_sink_streams_one_chunk_per_batch_and_trace_off_matches() -> None:

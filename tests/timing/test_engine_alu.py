@@ -6,7 +6,8 @@ instruction in cycle 2. An instruction issued in cycle t enters a collector unit
 source operand per cycle from t+2 (GPGPU-Sim 3.2.2: one operand per collector unit per cycle),
 is dispatched to its unit the cycle after its last read (t+2 without sources) and writes back
 ``latency`` cycles after dispatch; a dependent instruction issues in that writeback cycle.
-``gpu_sim_cycle`` is the last busy cycle + 1. INT ADD latency 4, SFU latency 39 / interval 4.
+``gpu_sim_cycle`` is the last busy cycle + 1. INT ADD latency 4; SFU latency 8 / interval 8
+(GPGPU-Sim 4.2's defaults, which SM2_GTX480 keeps); f32 DIV 39 / 4 (-ptx_opcode_latency_fp).
 """
 
 from __future__ import annotations
@@ -49,13 +50,45 @@ def test_independent_adds_issue_one_per_cycle():
 
 
 def test_sfu_initiation_interval_spaces_independent_instructions():
-    # dispatches at 5, 9, 13, ... (interval 4); the last result 39 cycles later
+    # dispatches at 5, 13, 21, ... (interval 8); the last result 8 cycles later
     n = 6
     insts = [Inst("sin", types=("f32",), mods=("approx",), reads=(0,), writes=(i + 1,))
              for i in range(n)] + [X]
     r = simulate(small_config(), insts, [[rec(i) for i in range(n + 1)]])
-    assert r.cycles == 5 + 4 * (n - 1) + 39 + 1
+    assert r.cycles == 5 + 8 * (n - 1) + 8 + 1
     assert r.stats["exec_sfu_warp_insts"] == n
+
+
+@pytest.mark.parametrize(("opcode", "types", "mods"), [
+    ("sqrt", ("f32",), ("rn",)), ("sqrt", ("f32",), ("approx",)), ("rcp", ("f32",), ("rn",)),
+    ("rsqrt", ("f32",), ("approx",)), ("ex2", ("f32",), ("approx",)),
+    ("lg2", ("f32",), ("approx",)), ("cos", ("f32",), ("approx",)),
+    ("sqrt", ("f64",), ("rn",)),
+])
+def test_gpgpusim_sfu_ops_share_the_sfu_at_its_interval(opcode, types, mods):
+    # GPGPU-Sim 4.2 set_opcode_and_latency: SQRT/SIN/COS/EX2/LG2/RSQRT/RCP of any type and
+    # rounding are SFU_OP with the sfu latency/interval (8/8): same timing as the sin above
+    n = 6
+    insts = [Inst(opcode, types=types, mods=mods, reads=(0,), writes=(2 * i + 2,))
+             for i in range(n)] + [X]
+    r = simulate(small_config(), insts, [[rec(i) for i in range(n + 1)]])
+    assert r.cycles == 5 + 8 * (n - 1) + 8 + 1
+    assert r.stats["exec_sfu_warp_insts"] == n
+
+
+@pytest.mark.parametrize(("types", "latency", "interval"), [
+    (("f32",), 39, 4),    # -ptx_opcode_latency_fp / _initiation_fp DIV entry
+    (("s32",), 145, 8),   # -ptx_opcode_latency_int / _initiation_int DIV entry
+    (("f64",), 330, 130),  # -ptx_opcode_latency_dp / _initiation_dp DIV entry
+])
+def test_div_runs_on_the_sfu_with_its_types_div_latency(types, latency, interval):
+    # GPGPU-Sim 4.2: DIV_OP/REM_OP are SFU_OP (issued to the SFU) with the DIV entry of the
+    # type's list; two independent divs: dispatches at 5 and 5 + interval, + latency + 1
+    insts = [Inst("div", types=types, mods=("rn",) if types[0][0] == "f" else (),
+                  reads=(0,), writes=(2 * i + 2,)) for i in range(2)] + [X]
+    r = simulate(small_config(), insts, [[rec(i) for i in range(3)]])
+    assert r.cycles == 5 + interval + latency + 1
+    assert r.stats["exec_sfu_warp_insts"] == 2
 
 
 def test_exit_takes_an_issue_slot():

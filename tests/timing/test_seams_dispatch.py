@@ -176,8 +176,11 @@ def test_a_cta_starts_on_the_warp_slot_a_finished_warp_freed():
     # issues at 2 (exit at 3, GTO keeps the last warp), warp 0's sin at 4 (writes back 46).
     # Warp 1 exits at 9 and frees slot 1: CTA 1 starts with one warp there (1 free slot,
     # beyond the baseline's occupancy), exits at 18; its warp 1 takes slot 1 at 18 and exits
-    # at 27; CTA 0 ends at 46.
-    cfg = small_config(**{"sm.n_max_threads": 64, "sm.n_max_threads_per_cta": 64})
+    # at 27; CTA 0 ends at 46. (The SFU is set to latency 39 / interval 4 so that warp 0's
+    # sin outlives the other warps; the gtx480 preset's is 8 / 8.)
+    cfg = small_config(**{"sm.n_max_threads": 64, "sm.n_max_threads_per_cta": 64,
+                          "pipelines.sfu.latency_cycles": 39,
+                          "pipelines.sfu.initiation_interval_cycles": 4})
     m = WarpByWarp(cfg, cap=0)
     warps = [LONG, SHORT, SHORT, SHORT]
     r = _timed(m, warps, 2, cfg=cfg)

@@ -31,6 +31,7 @@ from warpsim.arch.memory import (
     SharedMemConfig,
 )
 from warpsim.arch.policies import BankMapping
+from warpsim.arch.refused import REFUSED, refused_value
 from warpsim.arch.register_sharing import RegisterSharingConfig
 from warpsim.arch.schema import ConfigBase
 from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
@@ -172,6 +173,13 @@ class GPUConfig(ConfigBase):
             _raise("shmem.cta_limit_bytes", self.shmem.cta_limit_bytes,
                       f"<= shmem.size_bytes = {self.shmem.size_bytes}")
         check_sm_kinds(self)
+        root = self.to_dict()
+        for rule in REFUSED:
+            bad = refused_value(rule, root)
+            if bad is not None:
+                what = f"{rule.expected} = {bad[1]!r}" if rule.expected else repr(bad[1])
+                _raise(rule.path, bad[0], f"{what}, the only value warpsim models "
+                       f"({rule.reason})")
 
     # -- derived quantities -----------------------------------------------------------------
     @property

@@ -4,7 +4,8 @@ Follows: STYLE.md §2.3; GPGPU-Sim 3.x/4.x shader-core options (reference/gpu-si
 reference/energy-and-configs.md §4.3). Defaults are the GTX480 (Fermi) values of GPGPU-Sim's
 ``configs/GTX480/gpgpusim.config`` that the papers' baselines use.
 Assumptions: [A] the load/store pipeline's own latency is 1 cycle (the memory system adds the
-rest); [A] SFU ops take the fp DIV latency/initiation on the GTX480, which has no SFU list.
+rest). The GTX480 SFU takes GPGPU-Sim 4.2's default latency/initiation 8/8 (its config sets
+none).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class SMConfig(ConfigBase):
     """SMs on the chip (clusters x cores per cluster). GTX480: -gpgpu_n_clusters 15 x
     -gpgpu_n_cores_per_cluster 1."""
     n_sms_per_cluster: int = 1
-    """SMs sharing one interconnect port (-gpgpu_n_cores_per_cluster). GTX480: 1."""
+    """SMs sharing one interconnect port (-gpgpu_n_cores_per_cluster). GTX480: 1. Not
+    modelled: must be 1, every SM has its own port (``warpsim.arch.refused``)."""
     n_threads_per_warp: int = 32
     """Threads per warp (warp size). -gpgpu_shader_core_pipeline 1536:32."""
     n_max_threads: int = 1536
@@ -48,8 +50,6 @@ class SMConfig(ConfigBase):
     """32-bit registers per SM (register file 128 KB). -gpgpu_shader_registers 32768."""
     n_max_regs_per_cta: int = 32768
     """32-bit registers one CTA may hold (-gpgpu_registers_per_block). GTX480: all of the SM."""
-    n_max_regs_per_thread: int = 63
-    """Registers per thread the ISA can name: 63 on Fermi (CC 2.x), 255 from CC 3.5."""
     n_regs_alloc_granule: int = 4
     """Registers per thread are rounded up to a multiple of this for occupancy
     (GPGPU-Sim max_cta: ``(regs + 3) & ~3``; specs/register-sharing.md §2)."""
@@ -98,7 +98,7 @@ class SMConfig(ConfigBase):
     def _check(self) -> None:
         for name in ("n_sms", "n_sms_per_cluster", "n_max_threads", "n_max_ctas",
                      "n_max_threads_per_cta", "n_registers", "n_max_regs_per_cta",
-                     "n_max_regs_per_thread", "n_schedulers", "n_max_issue_per_warp",
+                     "n_schedulers", "n_max_issue_per_warp",
                      "ibuffer_entries", "n_fetch_per_cycle", "n_decode_per_cycle",
                      "n_two_level_active_warps"):
             self._at_least(name, 1)
@@ -232,7 +232,8 @@ class PipeConfig(ConfigBase):
     n_id_oc_slots: int = 1
     """Issue-to-operand-collector pipeline register entries (ID_OC width)."""
     n_oc_ex_slots: int = 1
-    """Collector-to-execute pipeline register entries (OC_EX width)."""
+    """Collector-to-execute pipeline register entries (OC_EX width). A collector dispatches
+    straight into a free unit, so this must equal n_units (``warpsim.arch.refused``)."""
     latency_cycles: int = 4
     """Result latency of an op outside ``op_latency_cycles``, in core cycles."""
     initiation_interval_cycles: int = 1
@@ -271,16 +272,16 @@ class PipeConfig(ConfigBase):
 
 
 _FERMI_INT = PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=4,
-                        initiation_interval_cycles=1, op_latency_cycles=(4, 13, 4, 5, 145),
-                        op_initiation_interval_cycles=(1, 2, 2, 1, 8))
+                        initiation_interval_cycles=1, op_latency_cycles=(4, 13, 4, 5, 145, 32),
+                        op_initiation_interval_cycles=(1, 2, 2, 1, 8, 4))
 _FERMI_FP32 = PipeConfig(n_units=2, n_id_oc_slots=2, n_oc_ex_slots=2, latency_cycles=4,
                          initiation_interval_cycles=1, op_latency_cycles=(4, 13, 4, 5, 39),
                          op_initiation_interval_cycles=(1, 2, 1, 1, 4))
 _FERMI_FP64 = PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=8,
                          initiation_interval_cycles=8, op_latency_cycles=(8, 19, 8, 8, 330),
                          op_initiation_interval_cycles=(8, 16, 8, 8, 130))
-_FERMI_SFU = PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=39,
-                        initiation_interval_cycles=4)
+_FERMI_SFU = PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=8,
+                        initiation_interval_cycles=8)
 _FERMI_LDST = PipeConfig(n_units=1, n_id_oc_slots=1, n_oc_ex_slots=1, latency_cycles=1,
                          initiation_interval_cycles=1)
 _NO_TENSOR = PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=64,
@@ -295,8 +296,8 @@ class PipelinesConfig(ConfigBase):
     _PATH = "pipelines"
 
     int32: PipeConfig = field(default_factory=lambda: _FERMI_INT)
-    """Integer ALU. GTX480: no INT unit (runs on SP); -ptx_opcode_latency_int 4,13,4,5,145,
-    -ptx_opcode_initiation_int 1,2,2,1,8."""
+    """Integer ALU. GTX480: no INT unit (runs on SP); -ptx_opcode_latency_int 4,13,4,5,145,32,
+    -ptx_opcode_initiation_int 1,2,2,1,8,4 (4.2 SM2_GTX480, with SHFL)."""
     fp32: PipeConfig = field(default_factory=lambda: _FERMI_FP32)
     """Single-precision (SP) pipeline. GTX480: 2 units; latency_fp 4,13,4,5,39,
     initiation_fp 1,2,1,1,4."""
@@ -304,7 +305,10 @@ class PipelinesConfig(ConfigBase):
     """Double precision. GTX480: no DP unit (runs on SFU); latency_dp 8,19,8,8,330,
     initiation_dp 8,16,8,8,130."""
     sfu: PipeConfig = field(default_factory=lambda: _FERMI_SFU)
-    """Special-function unit. GTX480: 1 unit; latency [A] = fp DIV (39, interval 4)."""
+    """Special-function unit (sqrt, sin, cos, ex2, lg2, rsqrt, rcp; div/rem take their type's
+    DIV latency here). GTX480: 1 unit, latency 8 / interval 8: SM2_GTX480 sets no
+    -ptx_opcode_latency_sfu / -ptx_opcode_initiation_sfu, so GPGPU-Sim 4.2's defaults apply
+    (cuda-sim.cc ``ptx_opcocde_latency_options``: "8", "8")."""
     ldst: PipeConfig = field(default_factory=lambda: _FERMI_LDST)
     """Load/store (MEM) pipeline feeding L1D/shared memory. GTX480: 1 unit; [A] 1 cycle."""
     tensor: PipeConfig = field(default_factory=lambda: _NO_TENSOR)

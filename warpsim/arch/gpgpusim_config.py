@@ -1,30 +1,38 @@
-"""Reader for GPGPU-Sim / Accel-Sim ``gpgpusim.config`` option files.
+"""Reader for GPGPU-Sim / Accel-Sim ``gpgpusim.config`` option files and the BookSim
+interconnect file they name.
 
-Follows: STYLE.md §2.3 (each ``-gpgpu_*`` option maps to fields through a table beside the
-reader; options it cannot map are listed in a warning, never dropped silently); option meanings
-from reference/gpu-simulators.md §2 and reference/energy-and-configs.md §4.3 (cache spec
-strings, pipeline-width order, latency-list order, DRAM timing keys).
+Follows: STYLE.md §2.3 (each option maps to fields through a table beside the reader; the
+options it ignores are listed with their reason in ``gpgpusim_ignored.py`` and named in one
+note, never dropped silently); GPGPU-Sim 4.2 ``src/option_parser.cc`` ``OptionParser::ParseFile``
+for the syntax (the whole file is one stream of whitespace-separated tokens after ``#`` comments
+are cut, so a value may continue on the next line inside double quotes, which are removed;
+an option given twice keeps its last value); option meanings from its ``reg_options`` functions,
+reference/gpu-simulators.md §2 and reference/energy-and-configs.md §4.3.
 Assumptions: [A] options absent from the file keep the values of ``base`` (GTX480 by default),
 not GPGPU-Sim's compiled-in defaults, except that a file setting ``-gpgpu_shader_registers`` or
 ``-gpgpu_shmem_size`` without the per-block option lets one CTA use all of it (GPGPU-Sim 3.x);
 [A] a cache spec's MSHR type letter and the fields after the miss-queue size are not modelled
-and are ignored.
+and are ignored; values of fields warpsim cannot model (``arch.refused``) are replaced by the
+value it simulates and named in the note.
 """
 
 from __future__ import annotations
 
 import logging
-import shlex
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from warpsim.arch.addr_mapping import parse_addr_mapping
 from warpsim.arch.config import GPUConfig
+from warpsim.arch.gpgpusim_ignored import IGNORED_ICNT_KEYS, IGNORED_OPTIONS
 from warpsim.arch.overrides import apply_overrides
 from warpsim.arch.policies import LatencyOp
+from warpsim.arch.refused import REFUSED, refused_value
 from warpsim.errors import ConfigError
 
-__all__ = ["OPTION_TABLE", "parse_cache_spec", "read_gpgpusim_config"]
+__all__ = ["OPTION_TABLE", "parse_cache_spec", "read_booksim_config", "read_gpgpusim_config"]
 
 _log = logging.getLogger(__name__)
 
@@ -139,14 +147,26 @@ _TIMING = {"nbk": "dram.n_banks", "nbkgrp": "dram.n_bank_groups", "CCD": "dram.t
 """``-gpgpu_dram_timing_opt`` keys -> fields."""
 
 
+_TIMING_ORDER = ("nbk", "CCD", "RRD", "RCD", "RAS", "RP", "RC", "CL", "WL", "CDLR", "WR",
+                 "nbkgrp", "CCDL", "RTPL")
+"""Key order of the legacy ``-gpgpu_dram_timing_opt`` form without ``=`` (GPGPU-Sim
+``memory_config::init``: nbkgrp 1, CCDL 0 and RTPL 0 unless given)."""
+
+
 def _dram_timing(option: str, text: str) -> dict[str, Any]:
+    # GPGPU-Sim splits the named form at '=', ':', ';' and whitespace (ParseString)
+    if "=" not in text:
+        values = [_int(option, t) for t in re.split(r"[:\s]+", text.strip()) if t]
+        named = dict(zip(_TIMING_ORDER, values, strict=False))
+        named = {"nbkgrp": 1, "CCDL": 0, "RTPL": 0, **named}
+        return {_TIMING[k]: v for k, v in named.items()}
+    parts = [t for t in re.split(r"[=:;\s]+", text.strip()) if t]
+    if len(parts) % 2:
+        raise ConfigError(option, text, "key=value pairs separated by ':'")
     out: dict[str, Any] = {}
-    for item in text.strip().strip('"').split(":"):
-        if not item:
-            continue
-        key, _, value = item.partition("=")
+    for key, value in zip(parts[::2], parts[1::2], strict=True):
         if key not in _TIMING:
-            raise ConfigError(option, item, f"a timing key ({', '.join(_TIMING)})")
+            raise ConfigError(option, f"{key}={value}", f"a timing key ({', '.join(_TIMING)})")
         out[_TIMING[key]] = _int(option, value)
     return out
 
@@ -190,15 +210,27 @@ def _latency(pipe: str, kind: str) -> _Handler:
     return handle
 
 
+def _addr_mapping(option: str, text: str) -> dict[str, Any]:
+    m = parse_addr_mapping(text, option)
+    return {"dram.addr_mapping": text.strip(),
+            "dram.row_bytes": 1 << bin(m.column_mask).count("1")}
+
+
+def _partition_queues(option: str, text: str) -> dict[str, Any]:
+    """icnt_L2:L2_dram:dram_L2:L2_icnt (GPGPU-Sim memory_sub_partition): the first and last
+    bound what warpsim's slice takes from and gives to the interconnect; the L2<->DRAM
+    queues are the L2 miss queue (cache spec) and dram.return_queue_entries."""
+    values = _ints(option, text, ":")
+    if len(values) != 4:
+        raise ConfigError(option, text, "icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes")
+    return {"l2.rop_queue_entries": values[0], "l2.reply_queue_entries": values[3]}
+
+
 def _dram_scheduler(option: str, text: str) -> dict[str, Any]:
     value = _int(option, text)
     if value not in (0, 1):
         raise ConfigError(option, text, "0 (FIFO) or 1 (FR-FCFS)")
     return {"dram.scheduler": "fifo" if value == 0 else "frfcfs"}
-
-
-def _kib(path: str) -> _Handler:
-    return lambda option, text: {path: _int(option, text) * 1024}
 
 
 def _bool(path: str) -> _Handler:
@@ -238,20 +270,23 @@ OPTION_TABLE: dict[str, _Handler] = {
        for cls, pipe in (("int", "int32"), ("fp", "fp32"), ("dp", "fp64"), ("sfu", "sfu"),
                          ("tensor", "tensor"))
        for kind in ("latency", "initiation")},
-    "-gpgpu_cache:il1": _cache("l1i"),
+    # GPGPU-Sim 4.2 registers the tensor latency under this misspelt name (cuda-sim.cc)
+    "-ptx_opcode_latency_tesnor": _latency("tensor", "latency"),
     "-gpgpu_cache:dl1": _cache("l1d"),
     "-gpgpu_const_cache:l1": _cache("l1c"),
     "-gpgpu_tex_cache:l1": _cache("l1t"),
     "-gpgpu_cache:dl2": _cache("l2"),
     "-gpgpu_l1_latency": _to("l1d.hit_latency_cycles"),
-    "-gpgpu_l1_banks": _to("l1d.n_banks"),
+    "-gpgpu_gmem_skip_L1D": _bool("l1d.bypass_global"),
     "-gmem_skip_L1D": _bool("l1d.bypass_global"),
-    "-gpgpu_unified_l1d_size": _kib("l1d.unified_l1d_shmem_bytes"),
     "-gpgpu_shmem_size": _to("shmem.size_bytes"),
     "-gpgpu_shmem_per_block": _to("shmem.cta_limit_bytes"),
     "-gpgpu_shmem_num_banks": _to("shmem.n_banks"),
     "-gpgpu_smem_latency": _to("shmem.latency_cycles"),
     "-icnt_flit_size": _to("icnt.flit_bytes"),
+    "-gpgpu_n_cluster_ejection_buffer_size": _to("icnt.eject_buffer_entries"),
+    "-gpgpu_dram_partition_queues": _partition_queues,
+    "-gpgpu_l2_queue_config": _partition_queues,
     "-rop_latency": _to("l2.hit_latency_cycles"),
     "-gpgpu_l2_rop_latency": _to("l2.hit_latency_cycles"),
     "-gpgpu_n_mem": _to("dram.n_channels"),
@@ -265,6 +300,7 @@ OPTION_TABLE: dict[str, _Handler] = {
     "-gpgpu_dram_return_queue_size": _to("dram.return_queue_entries"),
     "-dram_latency": _to("dram.latency_cycles"),
     "-gpgpu_dram_timing_opt": _dram_timing,
+    "-gpgpu_mem_addr_mapping": _addr_mapping,
     "-gpgpu_clock_domains": _clock_domains,
     "-gpgpu_kernel_launch_latency": _to("kernel_launch_latency_cycles"),
 }
@@ -272,27 +308,78 @@ OPTION_TABLE: dict[str, _Handler] = {
 ``_clusters`` is combined with the cores per cluster into ``sm.n_sms``."""
 
 
-def _options(text: str) -> list[tuple[int, str, str]]:
-    """(line number, option, value) for every option line; ``#`` starts a comment."""
-    out = []
+def _tokens(text: str, where: str) -> list[tuple[int, str]]:
+    """(line number, token) as GPGPU-Sim's ``ParseFile``/``ParseStringStream`` see them:
+    ``#`` cuts the rest of a line, tokens are whitespace-separated across lines, and a token
+    starting with ``"`` runs to the next token ending with ``"`` (joined by one blank, the
+    quotes removed)."""
+    out: list[tuple[int, str]] = []
+    pending: tuple[int, list[str]] | None = None
     for lineno, line in enumerate(text.splitlines(), 1):
-        try:
-            tokens = shlex.split(line, comments=True)
-        except ValueError as err:
-            raise ConfigError(f"gpgpusim.config line {lineno}", line.strip(),
-                              f"balanced quotes ({err})") from None
-        if not tokens:
-            continue
-        if not tokens[0].startswith("-"):
-            raise ConfigError(f"gpgpusim.config line {lineno}", line.strip(),
-                              "an option starting with '-' followed by its value")
-        out.append((lineno, tokens[0], " ".join(tokens[1:])))
+        for tok in line.split("#", 1)[0].split():
+            if pending is not None:
+                pending[1].append(tok)
+                if tok.endswith('"'):
+                    out.append((pending[0], " ".join(pending[1])[1:-1]))
+                    pending = None
+            elif tok.startswith('"') and (len(tok) == 1 or not tok.endswith('"')):
+                pending = (lineno, [tok])
+            else:
+                out.append((lineno, tok[1:-1] if tok.startswith('"') else tok))
+    if pending is not None:
+        raise ConfigError(f"{where} line {pending[0]}", " ".join(pending[1]),
+                          'a closing double quote (")')
     return out
+
+
+def _options(text: str, where: str = "gpgpusim.config") -> list[tuple[int, str, str]]:
+    """(line number, option, value) in file order: every option takes the next token."""
+    tokens = _tokens(text, where)
+    out = []
+    for i in range(0, len(tokens), 2):
+        lineno, option = tokens[i]
+        if not option.startswith("-"):
+            raise ConfigError(f"{where} line {lineno}", option,
+                              "an option starting with '-' followed by its value")
+        if i + 1 >= len(tokens):
+            raise ConfigError(f"{where} line {lineno}", option, "a value after the option")
+        out.append((lineno, option, tokens[i + 1][1]))
+    return out
+
+
+def read_booksim_config(path: Path) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Fields from a BookSim interconnect file (``key = value;``, ``//`` comments), the keys
+    it ignores (``gpgpusim_ignored.IGNORED_ICNT_KEYS``) and the keys unknown to warpsim, as
+    ``"key = value"`` strings."""
+    text = _read_file(path, "-inter_config_file")
+    text = re.sub(r"//[^\n]*", "", text)
+    fields: dict[str, Any] = {}
+    ignored: list[str] = []
+    unknown: list[str] = []
+    for item in text.split(";"):
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not key:
+            continue
+        if not sep:
+            raise ConfigError(f"-inter_config_file {path.name}", item.strip(),
+                              "key = value; statements")
+        if key == "flit_size":
+            fields["icnt.flit_bytes"] = _int(f"{path.name}: flit_size", value)
+        elif key in IGNORED_ICNT_KEYS:
+            ignored.append(f"{key} = {value}")
+        else:
+            unknown.append(f"{key} = {value}")
+    return fields, ignored, unknown
 
 
 def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
                          *, name: str | None = None) -> tuple[GPUConfig, list[str]]:
     """Read a ``gpgpusim.config`` file (path) or its text into a ``GPUConfig``.
+
+    ``-network_mode 1`` (GPGPU-Sim's default) with ``-inter_config_file F`` reads the BookSim
+    file ``F`` (next to the config file, or relative to the working directory for text): its
+    ``flit_size`` sets ``icnt.flit_bytes``; ``-network_mode 2`` uses ``-icnt_flit_size``.
 
     Parameters
     ----------
@@ -307,8 +394,9 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
     Returns
     -------
     (GPUConfig, list[str])
-        The configuration and the options that have no field, as ``"-option value"`` strings,
-        in file order; they are also logged as one warning.
+        The configuration and the options that were not applied (ignored with a reason in
+        ``IGNORED_OPTIONS``, or unknown), as ``"-option value"`` strings in file order. One
+        warning names them, and any value replaced because warpsim cannot model it.
 
     Raises
     ------
@@ -316,16 +404,48 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
         For a malformed value (naming the option) or a value the configuration rejects
         (naming the dotted field).
     """
-    text, stem = _read(source)
+    text, stem, folder = _read(source)
     cfg = base if base is not None else GPUConfig(name="gtx480")
     assigned: dict[str, Any] = {}
-    unmapped: list[str] = []
+    origin: dict[str, str] = {}
+    ignored: list[str] = []
+    unknown: list[str] = []
+    mode, icnt_file = 1, None
     for _lineno, option, value in _options(text):
+        if option == "-network_mode":
+            mode = _int(option, value)
+            if mode not in (1, 2):
+                raise ConfigError(option, value, "1 (BookSim, -inter_config_file) or 2 "
+                                  "(local crossbar)")
+            continue
+        if option == "-inter_config_file":
+            icnt_file = value
+            continue
         handler = OPTION_TABLE.get(option)
         if handler is None:
-            unmapped.append(f"{option} {value}".rstrip())
+            (ignored if option in IGNORED_OPTIONS else unknown).append(f"{option} {value}")
             continue
-        assigned.update(handler(option, value))
+        for path, v in handler(option, value).items():
+            assigned[path] = v
+            origin[path] = f"{option} {value}"
+    if mode == 1 and icnt_file is not None:
+        fields, icnt_ignored, icnt_unknown = read_booksim_config(folder / icnt_file)
+        assigned.update(fields)
+        origin.update({p: f"{icnt_file}: flit_size" for p in fields})
+        ignored += [f"{icnt_file}: {k}" for k in icnt_ignored]
+        unknown += [f"{icnt_file}: {k}" for k in icnt_unknown]
+    elif icnt_file is not None:
+        ignored.append(f"-inter_config_file {icnt_file}")
+    _derive(cfg, assigned)
+    assigned["name"] = name or stem or cfg.name
+    replaced = _replace_refused(cfg, assigned, origin)
+    result = apply_overrides(cfg, assigned)
+    _note(stem or "(text)", ignored, replaced, unknown)
+    return result, ignored + unknown
+
+
+def _derive(cfg: GPUConfig, assigned: dict[str, Any]) -> None:
+    """Fields that follow from several options (SM count, GPGPU-Sim 3.x per-CTA limits)."""
     clusters = assigned.pop("_clusters", None)
     per_cluster = assigned.get("sm.n_sms_per_cluster", cfg.sm.n_sms_per_cluster)
     if clusters is not None:
@@ -337,35 +457,72 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
         assigned["sm.n_max_regs_per_cta"] = assigned["sm.n_registers"]
     if "shmem.size_bytes" in assigned and "shmem.cta_limit_bytes" not in assigned:
         assigned["shmem.cta_limit_bytes"] = assigned["shmem.size_bytes"]
-    assigned["name"] = name or stem or cfg.name
-    result = apply_overrides(cfg, assigned)
-    if unmapped:
-        _log.warning("gpgpusim.config: %d option(s) have no warpsim field and were not "
-                     "applied: %s", len(unmapped), "; ".join(unmapped))
-    return result, unmapped
 
 
-def _read(source: str | Path) -> tuple[str, str]:
+def _replace_refused(cfg: GPUConfig, assigned: dict[str, Any],
+                     origin: dict[str, str]) -> list[str]:
+    """Give every field of ``arch.refused`` the value warpsim simulates; returns a note per
+    value from the file that this replaced."""
+    root = cfg.to_dict()
+    for path, value in assigned.items():
+        node = root
+        *groups, leaf = path.split(".")
+        for g in groups:
+            node = node.get(g, {}) if isinstance(node, dict) else {}
+        if isinstance(node, dict) and leaf in node:
+            node[leaf] = value
+    out = []
+    for rule in REFUSED:
+        bad = refused_value(rule, root)
+        if bad is None:
+            continue
+        assigned[rule.path] = bad[1]
+        if rule.path in origin:
+            out.append(f"{rule.path} = {bad[0]!r} from {origin[rule.path]} -> {bad[1]!r} "
+                       f"({rule.reason})")
+    return out
+
+
+def _note(where: str, ignored: list[str], replaced: list[str], unknown: list[str]) -> None:
+    """Log one warning naming everything of the file that warpsim did not apply as given."""
+    parts = []
+    if ignored:
+        names = [o.split(" ")[0] for o in ignored if o.startswith("-")]
+        files = sorted({o.split(":")[0] for o in ignored if not o.startswith("-")})
+        names += [f"{f} (every key but flit_size)" for f in files]
+        parts.append(f"{len(ignored)} option(s) not modelled, ignored (reasons: "
+                     f"docs/configuration.md, 'Ignored options'): " + ", ".join(names))
+    if replaced:
+        parts.append("values warpsim cannot model, replaced: " + "; ".join(replaced))
+    if unknown:
+        parts.append(f"{len(unknown)} option(s) unknown to warpsim, not applied: "
+                     + "; ".join(unknown))
+    if parts:
+        _log.warning("gpgpusim.config %s: %s", where, " | ".join(parts))
+
+
+def _read(source: str | Path) -> tuple[str, str, Path]:
+    """(text, config name from the path, folder that relative file names refer to)."""
     if isinstance(source, Path):
-        return _read_file(source), _stem(source)
+        return _read_file(source), _stem(source), source.parent
     if "\n" not in source and source.strip() and not source.lstrip().startswith("-"):
         path = Path(source)
         if path.is_file():
-            return _read_file(path), _stem(path)
+            return _read_file(path), _stem(path), path.parent
         raise ConfigError("gpgpusim.config", source, "an existing file or the config text")
-    return source, ""
+    return source, "", Path.cwd()
 
 
-def _read_file(path: Path) -> str:
-    """The text of a gpgpusim.config file; ``ConfigError`` naming it when it cannot be read."""
+def _read_file(path: Path, what: str = "gpgpusim.config") -> str:
+    """The text of a GPGPU-Sim file; ``ConfigError`` naming it when it cannot be read."""
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError("gpgpusim.config", str(path),
+        raise ConfigError(what, str(path),
                           f"a readable GPGPU-Sim option file ({exc.strerror or exc})",
                           hint="check the file's path") from None
     except UnicodeDecodeError:
-        raise ConfigError("gpgpusim.config", str(path),
+        raise ConfigError(what, str(path),
                           "a GPGPU-Sim option file (text), not a binary file") from None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from warpsim.arch.addr_mapping import parse_addr_mapping
 from warpsim.arch.policies import (
     AllocPolicy,
     DramScheduler,
@@ -52,7 +53,8 @@ class CacheConfig(ConfigBase):
     ways: int = 4
     """Associativity."""
     sector_bytes: int = 128
-    """Fill/valid granularity; == line_bytes for an unsectored cache (``N``), 32 for ``S``."""
+    """Fill/valid granularity (32 for GPGPU-Sim's ``S`` caches). Not modelled: must equal
+    line_bytes (lines are filled whole; ``warpsim.arch.refused``)."""
     replacement: ReplacementPolicy = ReplacementPolicy.LRU
     """Replacement policy (spec letter L = LRU, F = FIFO)."""
     write_policy: WritePolicy = WritePolicy.LOCAL_WB_GLOBAL_WT
@@ -72,7 +74,8 @@ class CacheConfig(ConfigBase):
     hit_latency_cycles: int = 35
     """Hit latency in core cycles. GTX480 4.x: -gpgpu_l1_latency 35 (3.x: no knob, 1)."""
     n_banks: int = 1
-    """Data-array banks (bank conflicts counted in gpgpu_n_cache_bkconflict; -gpgpu_l1_banks)."""
+    """Data-array banks (-gpgpu_l1_banks). Not modelled: must be 1 (no data-array bank
+    conflicts; ``warpsim.arch.refused``)."""
 
     @property
     def n_sets(self) -> int:
@@ -109,8 +112,9 @@ class L1DConfig(CacheConfig):
     bypass_global: bool = False
     """Global loads skip the L1D (-gmem_skip_L1D 1; Maxwell default). GTX480: 0."""
     unified_l1d_shmem_bytes: int = 0
-    """Size of a unified L1D + shared-memory array (-gpgpu_unified_l1d_size, Volta+);
-    0 = separate arrays (Fermi..Maxwell). Informational: l1d.size_bytes is the L1D share."""
+    """Size of a unified L1D + shared-memory array (-gpgpu_unified_l1d_size, Volta+).
+    Not modelled: must be 0 (l1d.size_bytes and shmem.size_bytes are used as given;
+    ``warpsim.arch.refused``)."""
 
     def _check(self) -> None:
         CacheConfig._check(self)
@@ -119,7 +123,8 @@ class L1DConfig(CacheConfig):
 
 @_CFG
 class L1IConfig(CacheConfig):
-    """Per-SM instruction cache. GTX480: -gpgpu_cache:il1 4:128:4 (2 KB)."""
+    """Per-SM instruction cache. GTX480: -gpgpu_cache:il1 4:128:4 (2 KB). Not modelled (fetch
+    always hits): every field must keep its default (``warpsim.arch.refused``)."""
 
     _PATH = "l1i"
 
@@ -239,10 +244,18 @@ class L2Config(CacheConfig):
     times its ROP queue with gpu_sim_cycle): -rop_latency 120 (4.x -gpgpu_l2_rop_latency)."""
     n_slices_per_channel: int = 2
     """L2 slices (sub-partitions) per DRAM channel: -gpgpu_n_sub_partition_per_mchannel 2."""
+    rop_queue_entries: int = 64
+    """Requests a slice accepts from the interconnect and holds through the ROP delay
+    (-gpgpu_dram_partition_queues, first value icnt_L2: GPGPU-Sim's interconnect stops at a
+    full icnt-to-L2 queue). [A] 64, the 4.2 SM2_GTX480 value."""
+    reply_queue_entries: int = 8
+    """Replies a slice holds for the interconnect (-gpgpu_dram_partition_queues, last value
+    L2_icnt). [A] 8, GPGPU-Sim 3.x's default; the 4.2 SM2_GTX480 config has 64."""
 
     def _check(self) -> None:
         CacheConfig._check(self)
-        self._at_least("n_slices_per_channel", 1)
+        for name in ("n_slices_per_channel", "rop_queue_entries", "reply_queue_entries"):
+            self._at_least(name, 1)
 
 
 @_CFG
@@ -256,9 +269,11 @@ class SharedMemConfig(ConfigBase):
     cta_limit_bytes: int = 49152
     """Shared memory one CTA may use (-gpgpu_shmem_per_block; 48 KB static on all CCs)."""
     n_banks: int = 32
-    """Banks. -gpgpu_shmem_num_banks 32."""
+    """Banks (-gpgpu_shmem_num_banks 32): a warp's access takes as many passes as the most
+    distinct bank-width words that fall into one bank (GPGPU-Sim ``shmem_bank``)."""
     bank_width_bytes: int = 4
-    """Bytes per bank per cycle (4 = one 32-bit word)."""
+    """Bytes per bank per cycle (4 = one 32-bit word): word = address // bank_width_bytes,
+    bank = word % n_banks."""
     latency_cycles: int = 26
     """Access latency in core cycles. GTX480 4.x: -gpgpu_smem_latency 26."""
 
@@ -287,20 +302,22 @@ class InterconnectConfig(ConfigBase):
     flit_bytes: int = 32
     """Flit size = bytes per port per interconnect cycle (GPGPU-Sim 3.2.2: 32; 4.x: 40)."""
     n_vcs: int = 1
-    """Virtual channels per port (config_fermi_islip.icnt: 1)."""
-    vc_buffer_entries: int = 8
-    """Flit buffer entries per virtual channel (3.2.2: 8)."""
-    n_input_speedup: int = 2
-    """Input speedup of the crossbar (3.2.2: 2)."""
+    """Virtual channels per port. Not modelled: must be 1 (``warpsim.arch.refused``)."""
+    n_input_speedup: int = 1
+    """Flits an input port sends per interconnect cycle. Not modelled beyond 1: must be 1
+    (``warpsim.arch.refused``)."""
     n_subnets: int = 2
-    """Separate networks (request and reply: 2)."""
+    """Separate networks (request and reply). Must be 2 (``warpsim.arch.refused``)."""
+    eject_buffer_entries: int = 8
+    """Reply packets an SM's ejection buffer holds (-gpgpu_n_cluster_ejection_buffer_size:
+    GPGPU-Sim's default 8; its 4.2 stock configs set 32). [A] 8."""
 
     def __post_init__(self) -> None:
         self._validate()
 
     def _check(self) -> None:
-        for name in ("latency_cycles", "flit_bytes", "n_vcs", "vc_buffer_entries",
-                     "n_input_speedup", "n_subnets"):
+        for name in ("latency_cycles", "flit_bytes", "n_vcs", "n_input_speedup", "n_subnets",
+                     "eject_buffer_entries"):
             self._at_least(name, 1)
 
 
@@ -328,7 +345,13 @@ class DRAMConfig(ConfigBase):
     n_bank_groups: int = 4
     """Bank groups (timing nbkgrp=4)."""
     row_bytes: int = 2048
-    """Row (page) size per bank in bytes [A]."""
+    """Row (page) size per bank in bytes [A]; with ``addr_mapping`` it must equal the bytes
+    its column and burst bits span."""
+    addr_mapping: str = ""
+    """GPGPU-Sim -gpgpu_mem_addr_mapping (``dramid@8;...RRRR.BBBCCCCB.CCSSSSSS``, parsed by
+    ``arch.addr_mapping``): channel every 2**K bytes, bank and row bits of the address inside
+    the channel, L2 slice from the bank's low bits. "" = linear: 256 B channel interleave,
+    bank ``(local // row_bytes) % n_banks``, slice from the line bits (docs/memory-model.md)."""
     scheduler: DramScheduler = DramScheduler.FRFCFS
     """Request scheduler: -gpgpu_dram_scheduler 1 (FR-FCFS)."""
     sched_queue_entries: int = 16
@@ -348,7 +371,8 @@ class DRAMConfig(ConfigBase):
     t_rp_cycles: int = 12
     """Precharge period (RP)."""
     t_rc_cycles: int = 40
-    """Activate-to-activate, same bank (RC)."""
+    """Activate-to-activate, same bank (RC). Not checked against t_ras + t_rp: GPGPU-Sim
+    accepts RC = 78 < RAS + RP = 79 (SM75_RTX2060), and a bank waits for both."""
     t_cl_cycles: int = 12
     """CAS (read) latency (CL)."""
     t_wl_cycles: int = 4
@@ -383,8 +407,14 @@ class DRAMConfig(ConfigBase):
             self._at_least(name, 0)
         if self.n_banks % self.n_bank_groups:
             self._fail("n_bank_groups", f"a divisor of n_banks = {self.n_banks}")
-        if self.t_rc_cycles < self.t_ras_cycles + self.t_rp_cycles:
-            self._fail("t_rc_cycles", f">= t_ras_cycles + t_rp_cycles = "
-                       f"{self.t_ras_cycles + self.t_rp_cycles}")
+        if self.addr_mapping:
+            m = parse_addr_mapping(self.addr_mapping)
+            n_bank_bits = bin(m.bank_mask).count("1")
+            if 1 << n_bank_bits != self.n_banks:
+                self._fail("addr_mapping", f"{self.n_banks.bit_length() - 1} bank bits B for "
+                           f"n_banks = {self.n_banks} (it has {n_bank_bits})")
+            if 1 << bin(m.column_mask).count("1") != self.row_bytes:
+                self._fail("row_bytes", f"the {1 << bin(m.column_mask).count('1')} bytes the "
+                           "column and burst bits (C, S) of addr_mapping span")
         if self.t_ras_cycles < self.t_rcd_cycles:
             self._fail("t_ras_cycles", f">= t_rcd_cycles = {self.t_rcd_cycles}")

@@ -75,9 +75,9 @@ Source: specs/register-sharing.md §7.2 Table 1 (14 SMs, 8 CTAs, 1536 threads, 4
 GTX285 = replace(
     GTX480,
     name="gtx285",
-    sm=SMConfig(n_sms=30, n_sms_per_cluster=3, n_threads_per_warp=32, n_max_threads=1024,
+    sm=SMConfig(n_sms=30, n_threads_per_warp=32, n_max_threads=1024,
                 n_max_ctas=8, n_max_threads_per_cta=512, n_registers=16384,
-                n_max_regs_per_cta=16384, n_max_regs_per_thread=124, n_schedulers=1,
+                n_max_regs_per_cta=16384, n_schedulers=1,
                 sched_policy=SchedPolicy.LRR, n_two_level_active_warps=8),
     pipelines=PipelinesConfig(
         int32=PipeConfig(n_units=0, n_id_oc_slots=0, n_oc_ex_slots=0, latency_cycles=8,
@@ -111,9 +111,10 @@ instruction per 4 cycles, 8 CTAs / 1024 threads, 16384 registers, 16 KB shared, 
 48 KB, L2 8-way 64 B 256 KB per channel, 16 channels, GDDR 8 banks 800 MHz tCL 10 tRP 10
 tRCD 12, 200 GB/s: 16 x 2 x 4 B x 800 MHz x 2 = 204.8 GB/s [D]); one round-robin scheduler
 (§1.2); ALU latency 8 (Table 6 / Fig. 41 fast-clock model); SFU 2 per SM so 16 cycles per warp
-(§2 [A]). [A]: 10 clusters of 3 SMs (GT200 TPCs), 512 threads/CTA and 124 registers/thread
-(CC 1.3), 16 shared banks, SFU latency 20, DP 32/32, GDDR3 burst 4, tRAS 28 (GTX480),
-tRC = tRAS + tRP = 38, register banks and collectors as GTX480. The ILP study's slow-clock
+(§2 [A]). [A]: 512 threads/CTA (CC 1.3), 16 shared banks, SFU latency 20, DP 32/32, GDDR3
+burst 4, tRAS 28 (GTX480),
+tRC = tRAS + tRP = 38, register banks and collectors as GTX480; GT200's clusters of 3 SMs
+(TPCs) are not modelled (every SM has its own interconnect port). The ILP study's slow-clock
 model is ``-o clocks.core_mhz=325 -o pipelines.fp32.initiation_interval_cycles=1``.
 """
 
@@ -121,7 +122,7 @@ GTX980 = replace(
     GTX480,
     name="gtx980",
     sm=SMConfig(n_sms=16, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
-                n_max_regs_per_cta=65536, n_max_regs_per_thread=255, n_schedulers=4,
+                n_max_regs_per_cta=65536, n_schedulers=4,
                 sched_policy=SchedPolicy.GTO, n_max_issue_per_warp=2),
     regfile=replace(GTX480.regfile, bank_mapping=BankMapping.SUB_CORE),
     pipelines=PipelinesConfig(
@@ -177,7 +178,7 @@ def _unit(latency: int, initiation: int) -> PipeConfig:
 QV100 = GPUConfig(
     name="qv100",
     sm=SMConfig(n_sms=80, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
-                n_max_regs_per_cta=65536, n_max_regs_per_thread=255, n_schedulers=4,
+                n_max_regs_per_cta=65536, n_schedulers=4,
                 sched_policy=SchedPolicy.LRR, sub_core_model=True),
     regfile=_VOLTA_RF,
     pipelines=PipelinesConfig(
@@ -189,14 +190,13 @@ QV100 = GPUConfig(
         tensor=_unit(64, 64),
         n_ex_wb_slots=8,
     ),
-    l1d=L1DConfig(size_bytes=32768, line_bytes=128, ways=64, sector_bytes=32,
+    l1d=L1DConfig(size_bytes=32768, line_bytes=128, ways=64,
                   write_policy=WritePolicy.WRITE_THROUGH,
                   write_alloc_policy=WriteAllocPolicy.LAZY_FETCH_ON_READ,
                   set_index=SetIndexFn.LINEAR, mshr_entries=256, n_mshr_max_merge=8,
-                  miss_queue_entries=16, hit_latency_cycles=20, n_banks=4,
-                  unified_l1d_shmem_bytes=131072),
+                  miss_queue_entries=16, hit_latency_cycles=20),
     shmem=SharedMemConfig(size_bytes=98304, cta_limit_bytes=98304, latency_cycles=20),
-    l2=L2Config(size_bytes=98304, line_bytes=128, ways=24, sector_bytes=32,
+    l2=L2Config(size_bytes=98304, line_bytes=128, ways=24,
                 set_index=SetIndexFn.IPOLY, mshr_entries=192, n_mshr_max_merge=4,
                 miss_queue_entries=32, hit_latency_cycles=160, n_slices_per_channel=2),
     dram=DRAMConfig(n_channels=32, n_chips_per_channel=1, bus_width_bytes=16, n_burst_beats=2,
@@ -216,7 +216,9 @@ Source: reference/energy-and-configs.md §4.3 [S] (80 SMs, 4 LRR schedulers, sub
 sfu 100/8, tensor 64/64, L1D S:4:128:64 in a 128 KB unified array at 20 cycles, 96 KB shared
 at 20 cycles, L2 S:32:128:24 x 64 slices = 6 MB at 160, 32 HBM2 channels 16 B x BL2 x 2,
 1132:1132:1132:850 MHz (870 GB/s [D]), launch latency 5000) and §4.1 (CC 7.0 limits).
-[A]: MSHR/queue sizes, L1D banks 4, L2 IPOLY index, HBM2 timing and DRAM queues.
+[A]: MSHR/queue sizes, L2 IPOLY index, HBM2 timing and DRAM queues. Not modelled, so left at
+the values warpsim simulates (``warpsim.arch.refused``): the 32 B sectors (lines are filled
+whole), the L1D's 4 data banks and the unified L1D/shared array (sizes used as given).
 """
 
 A100 = replace(
@@ -232,7 +234,7 @@ A100 = replace(
         sfu=_unit(23, 8),
         tensor=_unit(25, 16),
     ),
-    l1d=replace(QV100.l1d, hit_latency_cycles=34, unified_l1d_shmem_bytes=196608),
+    l1d=replace(QV100.l1d, hit_latency_cycles=34),
     shmem=SharedMemConfig(size_bytes=167936, cta_limit_bytes=166912, latency_cycles=28),
     l2=replace(QV100.l2, size_bytes=262144, ways=16, hit_latency_cycles=200,
                n_slices_per_channel=4),
@@ -260,7 +262,7 @@ H100 = replace(
         fp64=_pipe((8, 8, 8, 8, 330), (2, 2, 2, 2, 130)),
         tensor=_unit(24, 8),
     ),
-    l1d=replace(A100.l1d, hit_latency_cycles=41, unified_l1d_shmem_bytes=262144),
+    l1d=replace(A100.l1d, hit_latency_cycles=41),
     shmem=SharedMemConfig(size_bytes=233472, cta_limit_bytes=232448, latency_cycles=29),
     l2=replace(A100.l2, size_bytes=655360, ways=20, hit_latency_cycles=237,
                n_slices_per_channel=2),

@@ -101,21 +101,22 @@ memory): compute capability 8.0's (CUDA Programming Guide, technical specificati
 
 
 def _fp64_ratio(cfg: Any) -> int:
-    """Single- to double-precision throughput of the timed pipelines (units over initiation
-    interval; double precision runs on the SFU where there is no DP unit); 2 as on an A100
-    without a configuration."""
+    """Single- to double-precision throughput of the timed pipelines: units over the ADD
+    initiation interval, double precision with its own interval on the units that run it
+    (the SFU where there is no DP unit, as GPGPU-Sim); 2 as on an A100 without a
+    configuration."""
     if cfg is None:
         return 2
     p = cfg.pipelines
-    dp = p.fp64 if p.fp64.n_units else p.sfu
+    dp_units = p.fp64.n_units or p.sfu.n_units
 
-    def rate(pipe: Any) -> float:
+    def interval(pipe: Any) -> int:
         ii = pipe.op_initiation_interval_cycles
-        return pipe.n_units / max(ii[0] if ii else pipe.initiation_interval_cycles, 1)
+        return max(ii[0] if ii else pipe.initiation_interval_cycles, 1)
 
-    if not rate(dp):
+    if not dp_units:
         return 0
-    return max(round(rate(p.fp32) / rate(dp)), 1)
+    return max(round((p.fp32.n_units / interval(p.fp32)) / (dp_units / interval(p.fp64))), 1)
 
 
 def attribute_values(device: Any, sm: dict[str, int]) -> dict[int, int]:

@@ -35,7 +35,7 @@ def _check_program(path: str) -> None:
 
 
 def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),
-                stats: str | None = None) -> int:
+                stats: str | None = None, gpgpusim_config: str | None = None) -> int:
     """Run ``argv`` with warpsim's libcudart; returns its exit status (128 + signal number
     when a signal ended it).
 
@@ -47,6 +47,9 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
         GPU preset to time every launch on (``"gtx480"``); None runs the functional model only.
     overrides
         Dotted configuration overrides for ``config``.
+    gpgpusim_config
+        A GPGPU-Sim ``gpgpusim.config`` (and the BookSim file it names) read over ``config``,
+        or over gtx480 when ``config`` is None; every launch is then timed.
     stats
         Append one JSON record per kernel launch to this file.
     """
@@ -56,15 +59,14 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
 
     if not argv:
         raise WarpsimError("no program given\n  hint: warpsim exec -- ./app args...")
-    if config is not None:
-        from warpsim.arch import resolve_config
-
-        resolve_config(config, overrides=list(overrides))  # bad names fail before the run
+    spec = DeviceSpec(config, tuple(overrides), gpgpusim_config)
+    if spec.timed:
+        cfg = spec.resolve()  # bad names and files fail before the run
     elif overrides:
-        raise WarpsimError("-o/--override needs --config\n  hint: e.g. --config gtx480 -o ...")
+        raise WarpsimError("-o/--override needs --config or --gpgpusim-config\n  hint: e.g. "
+                           "--config gtx480 -o ...")
     _check_program(argv[0])
     lib = shim_dir()
-    spec = DeviceSpec(config, tuple(overrides))
     tmp = tempfile.mkdtemp(prefix="warpsim-exec-")
     server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name)
     env = dict(os.environ)
@@ -81,11 +83,11 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
         shutil.rmtree(tmp, ignore_errors=True)
     if stats:
         write_records(stats, server.contexts, spec, exit_status=status)
-    if config is not None:
+    if spec.timed:
         launches = sum(len(c.launches) for c in server.contexts)
         cycles = sum(c.sim_cycles for c in server.contexts)
         print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es), {cycles} cycles "
-              f"on {config}" + (f"; records in {stats}" if stats else ""), file=sys.stderr)
+              f"on {cfg.name}" + (f"; records in {stats}" if stats else ""), file=sys.stderr)
     return status
 
 
@@ -94,7 +96,7 @@ def _cmd_exec(args: argparse.Namespace) -> int:
     if argv and argv[0] == "--":
         argv = argv[1:]
     return run_program(argv, config=args.config, overrides=tuple(args.override),
-                       stats=args.stats)
+                       stats=args.stats, gpgpusim_config=args.gpgpusim_config)
 
 
 def add_subcommand(sub: Any) -> None:
@@ -104,8 +106,12 @@ def add_subcommand(sub: Any) -> None:
     p.add_argument("--config", default=None,
                    help="GPU preset to time every launch on (e.g. gtx480); default: the "
                         "functional model only")
+    p.add_argument("--gpgpusim-config", metavar="FILE", default=None,
+                   help="a GPGPU-Sim gpgpusim.config (with the interconnect file it names) "
+                        "read over --config (default gtx480); times every launch")
     p.add_argument("-o", "--override", action="append", default=[], metavar="FIELD=VALUE",
-                   help="dotted configuration override (repeatable; needs --config)")
+                   help="dotted configuration override (repeatable; needs --config or "
+                        "--gpgpusim-config)")
     p.add_argument("--stats", metavar="FILE",
                    help="append one JSON record per kernel launch (warpsim run's format)")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- ./app args...")

@@ -50,7 +50,8 @@ def _record(ctx: Any, index: int, launch: Any, spec: Any, exit_status: int | Non
     record: dict[str, Any] = {
         "benchmark": ctx.program, "kernel": launch.kernel, "launch_index": index,
         "config": cfg.name if cfg is not None else "functional",
-        "overrides": list(spec.overrides), "gpgpusim_config": None, "size": None,
+        "overrides": list(spec.overrides),
+        "gpgpusim_config": getattr(spec, "gpgpusim_config", None), "size": None,
         "verified": None if exit_status is None else exit_status == 0,
         "exit_status": exit_status, "mismatches": [], "launches": 1,
         "grid": list(launch.grid), "block": list(launch.block),

@@ -8,8 +8,8 @@ request ``u32 length | u16 name length | name | u16 n | n x u64 | blob``; reply
 Two ways in: ``warpsim exec`` listens on a Unix socket whose path it gives the program in
 ``$WARPSIM_CUDART_SOCKET`` (:func:`serve_unix`); a program started without it makes the
 library spawn ``python -m warpsim.cudart.server --fd N`` over a socket pair (:func:`main`),
-configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_OVERRIDES`` (comma-separated) and
-``$WARPSIM_STATS``.
+configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_GPGPUSIM_CONFIG``, ``$WARPSIM_OVERRIDES``
+(comma-separated) and ``$WARPSIM_STATS``.
 """
 
 from __future__ import annotations
@@ -39,21 +39,42 @@ class DeviceSpec:
         A GPU preset name (``"gtx480"``) to time every launch on, or None (functional only).
     overrides
         Dotted configuration overrides (``["regfile.n_banks=32"]``).
+    gpgpusim_config
+        A GPGPU-Sim ``gpgpusim.config`` read over ``config`` (gtx480 when ``config`` is None).
     """
 
-    def __init__(self, config: str | None = None, overrides: tuple[str, ...] = ()) -> None:
+    def __init__(self, config: str | None = None, overrides: tuple[str, ...] = (),
+                 gpgpusim_config: str | None = None) -> None:
         self.config = config
         self.overrides = tuple(overrides)
+        self.gpgpusim_config = gpgpusim_config
+        self._resolved: Any = None
+
+    @property
+    def timed(self) -> bool:
+        """True when launches are timed (a preset or a gpgpusim.config was given)."""
+        return self.config is not None or self.gpgpusim_config is not None
+
+    def resolve(self) -> Any:
+        """The ``GPUConfig`` of the timed device (read once), or None when functional."""
+        if not self.timed:
+            return None
+        if self._resolved is None:
+            from warpsim.arch import resolve_config
+
+            self._resolved = resolve_config(self.config or "gtx480",
+                                            gpgpusim_config=self.gpgpusim_config,
+                                            overrides=list(self.overrides))
+        return self._resolved
 
     def make_device(self) -> Any:
         """A new ``warpsim.Device`` for one program."""
         from warpsim.runtime import Device
 
         # device printf text travels to the program in the launch reply (context.py)
-        if self.config is None:
+        if not self.timed:
             return Device(printf_to_stdout=False)
-        return Device(config=self.config, overrides=list(self.overrides),
-                      printf_to_stdout=False)
+        return Device(config=self.resolve(), printf_to_stdout=False)
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
@@ -168,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     from warpsim.cudart.records import write_records
 
     overrides = tuple(o for o in os.environ.get("WARPSIM_OVERRIDES", "").split(",") if o)
-    spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides)
+    spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides,
+                      os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None)
     program = _program_of_peer(os.getppid())
     sock = socket.socket(fileno=args.fd)
     try:

@@ -116,16 +116,19 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
            trace: bool = True, max_steps: int | None = None,
            batch_threads: int = DEFAULT_BATCH_THREADS,
            trace_sink: Callable[[TraceChunk], None] | None = None,
+           shmem_banks: int = 32, shmem_bank_width_bytes: int = 4,
            launch_timeout_s: float | None = None) -> LaunchResult:
     """Run kernel ``kernel`` of ``image`` functionally over the whole grid.
 
     ``params`` is the packed parameter buffer (little-endian, the PTX ``.param`` layout);
     ``textures`` maps texture handles (ints) or ``.texref`` names to descriptors; with
     ``trace`` the result carries a ``LaunchTrace`` (chunks are handed to ``trace_sink`` instead
-    of being kept when it is given). A launch that repeats its state forever raises
-    ``SpinError``, one running longer than ``launch_timeout_s`` wall seconds
-    ``LaunchTimeoutError`` (``functional/watchdog.py``). Raises ``MemoryAccessError``,
-    ``BarrierDeadlockError``, ``StepLimitError`` or ``LaunchError``."""
+    of being kept when it is given). Shared-memory bank conflicts in the trace count
+    ``shmem_banks`` banks of ``shmem_bank_width_bytes`` (the timed GPU's ``shmem.n_banks`` and
+    ``shmem.bank_width_bytes``). A launch that repeats its state forever raises ``SpinError``,
+    one running longer than ``launch_timeout_s`` wall seconds ``LaunchTimeoutError``
+    (``functional/watchdog.py``). Raises ``MemoryAccessError``, ``BarrierDeadlockError``,
+    ``StepLimitError`` or ``LaunchError``."""
     t0 = time.perf_counter()
     prog = image.program(kernel)
     g3 = _dim3(grid, "grid", prog.name)
@@ -149,6 +152,8 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
     run.watchdog = Watchdog(prog, launch_timeout_s)
+    run.shmem_banks = int(shmem_banks)
+    run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
     ltrace = LaunchTrace(prog.name, prog.opcodes, prog.lines, prog.n_values) if trace else None
     first = 0
     batch = 0
@@ -192,6 +197,8 @@ class _Launch(BarrierUnit):
         self.textures = textures
         self._fetchers: dict[Any, TextureFetcher] = {}
         self.max_steps = max_steps
+        self.shmem_banks = 32
+        self.shmem_bank_width_bytes = 4
         self.cta_size = block[0] * block[1] * block[2]
         self.wpc = -(-self.cta_size // 32)
         self.cta_threads = self.wpc * 32

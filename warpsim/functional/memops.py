@@ -230,7 +230,7 @@ def trace_access(bs: Any, space: str, tidx: np.ndarray, addr: np.ndarray, off: i
     if codes == {MemSpace.SHARED}:
         rel = a if space == "shared" else a - np.uint64(SHARED_WINDOW)
         deg = np.zeros(nw, np.int64)
-        bank_conflict_degree(rel, seg, size, 32, deg)
+        bank_conflict_degree(rel, seg, size, bs.shmem_banks, bs.shmem_bank_width_bytes, deg)
         bank = np.minimum(deg, 255).astype(np.uint8)
     elif codes and codes <= {MemSpace.HEAP, MemSpace.LOCAL}:
         if MemSpace.LOCAL in codes:

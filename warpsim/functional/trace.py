@@ -278,25 +278,29 @@ def mem_lines(addr, seg, sector_bytes, line_bytes, nsec, nlin, lines):  # pragma
 
 
 @jit
-def bank_conflict_degree(addr, seg, size, n_banks, out):  # pragma: no cover - jit
-    """Shared-memory bank-conflict degree per warp: the largest number of distinct 4-byte
-    words that map to one bank (``n_banks`` banks of 4 bytes) among the warp's accesses."""
+def bank_conflict_degree(addr, seg, size, n_banks, width, out):  # pragma: no cover - jit
+    """Shared-memory bank-conflict degree per warp: the largest number of distinct
+    ``width``-byte words that map to one bank (``bank = word % n_banks``, GPGPU-Sim
+    ``shmem_bank``) among the warp's accesses of ``size`` bytes each."""
     nw = seg.shape[0] - 1
-    words = np.empty(32 * 8, dtype=np.uint64)
+    per = max(1, (size + width - 1) // width) + 1
+    words = np.empty(32 * per, dtype=np.uint64)
     count = np.zeros(n_banks, dtype=np.int64)
-    per = max(1, size // 4)
+    w64 = np.uint64(width)
     for w in range(nw):
         n = 0
         for i in range(seg[w], seg[w + 1]):
-            base = addr[i] // np.uint64(4)
-            for k in range(per):
-                a = base + np.uint64(k)
+            first = addr[i] // w64
+            last = (addr[i] + np.uint64(max(size, 1) - 1)) // w64
+            a = first
+            while a <= last:
                 j = n
                 while j > 0 and words[j - 1] > a:
                     words[j] = words[j - 1]
                     j -= 1
                 words[j] = a
                 n += 1
+                a += np.uint64(1)
         for b in range(n_banks):
             count[b] = 0
         best = 0

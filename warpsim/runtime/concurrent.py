@@ -81,7 +81,8 @@ class ConcurrentGroup:
         result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
                         params=params, dynamic_shared_bytes=cfg.shared_bytes,
                         textures=textures, trace=True, trace_sink=sink,
-                        max_steps=dev.max_steps, launch_timeout_s=dev.launch_timeout_s)
+                        max_steps=dev.max_steps, launch_timeout_s=dev.launch_timeout_s,
+                        **dev._shmem_banks())
         program, alloc, regs, tables, shmem = dev._timing_inputs(kernel, cfg)
         self._launches.append(ConcurrentLaunch(program, alloc, cfg.n_blocks,
                                                cfg.threads_per_block, regs, shmem, chunks, sms,

@@ -437,7 +437,7 @@ class Device:
                         params=params, dynamic_shared_bytes=cfg.shared_bytes,
                         textures=textures, trace=self.trace or sim is not None,
                         trace_sink=sink, max_steps=self.max_steps,
-                        launch_timeout_s=self.launch_timeout_s)
+                        launch_timeout_s=self.launch_timeout_s, **self._shmem_banks())
         if sim is not None:
             result = TimedLaunch(result, self._with_activity(kernel, result, sim.finish()))
         self.last_launch = result
@@ -447,6 +447,14 @@ class Device:
         for observe in self._launch_observers:
             observe(kernel, cfg, result)
         return result
+
+    def _shmem_banks(self) -> dict[str, int]:
+        """Shared-memory banking of the timed GPU for the trace's bank conflicts (32 banks of
+        4 bytes on a functional-only device)."""
+        if self.gpu_config is None:
+            return {}
+        sh = self.gpu_config.shmem
+        return {"shmem_banks": sh.n_banks, "shmem_bank_width_bytes": sh.bank_width_bytes}
 
     # -- timing ----------------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from warpsim.stats import (
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.dispatch import ctas_per_sm
+from warpsim.timing.divergence import split_records
 from warpsim.timing.engine import MemPorts, run_engine
 from warpsim.timing.fields import (
     F_CTA_ID,
@@ -379,7 +380,8 @@ class TimingSimulator:
         pc = chunk.pc[order]
         cols = (pc.astype(np.int32, copy=False), popcount32(chunk.exec_mask[order]),
                 chunk.n_lines[order].astype(np.int32), chunk.n_sectors[order].astype(np.int32),
-                chunk.bank_conflict[order].astype(np.int32), chunk.line_start[order])
+                chunk.bank_conflict[order].astype(np.int32), chunk.line_start[order],
+                split_records(chunk.mask[order], chunk.offsets))
         first = int(chunk.warp_cta[0]) if chunk.n_warps else 0
         k = -(-chunk.n_warps // lw.wpc) if chunk.n_warps else 0
         gw = (chunk.warp_cta.astype(np.int64) * lw.wpc + chunk.warp_in_cta)
@@ -475,6 +477,7 @@ class TimingSimulator:
         for i, col in enumerate((fl.F_REC_PC, fl.F_REC_NTHR, fl.F_REC_NLINES, fl.F_REC_NSEC,
                                  fl.F_REC_BANK)):
             rec[:, col] = np.concatenate([c.cols[i] for c in live])
+        rec[:, fl.F_REC_DIVERGED] = np.concatenate([c.cols[6] for c in live])
         line_off = np.cumsum([0] + [c.lines.size for c in live[:-1]])
         rec[:, fl.F_REC_LINE0] = np.concatenate(
             [c.cols[5] + o for c, o in zip(live, line_off, strict=True)])

@@ -15,6 +15,7 @@ __all__ = [
     "F_REC_NSEC",
     "F_REC_BANK",
     "F_REC_LINE0",
+    "F_REC_DIVERGED",
     "N_REC_FIELDS",
     "F_WT_BEG",
     "F_WT_END",
@@ -234,7 +235,10 @@ F_REC_NLINES = 2
 F_REC_NSEC = 3
 F_REC_BANK = 4
 F_REC_LINE0 = 5
-N_REC_FIELDS = 6
+F_REC_DIVERGED = 6
+"""1 on a branch record whose warp split: the warp's next record runs fewer of its lanes
+(the first path of the reconvergence stack), else 0."""
+N_REC_FIELDS = 7
 
 # -- pc_act (CoreState.pc_act[pc, F_ACT_*]) ---------------------------------------------------
 F_ACT_EXEC_WARPS = 0

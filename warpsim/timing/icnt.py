@@ -38,12 +38,9 @@ from warpsim.timing.memconsts import (
     A_ROP,
     ARB_ROUND_ROBIN,
     DOM_ICNT,
-    ICNT_EJECT_ENTRIES,
     INT64_MAX,
     K_MQ_COUNT,
     K_MQ_HEAD,
-    L2_REPLY_QUEUE_ENTRIES,
-    L2_ROP_QUEUE_ENTRIES,
     MEM_CTRL_BYTES,
     N_L1_KINDS,
     P_FLIT_BYTES,
@@ -108,12 +105,12 @@ def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) ->
             addr = ca.mq[c, i, Q_ADDR]
             dst = addr_slice(p, addr)
             if sl_s[dst, X_REQ_OUT_BUSY] > k or \
-                    sl_s[dst, X_ROP_COUNT] >= L2_ROP_QUEUE_ENTRIES:
+                    sl_s[dst, X_ROP_COUNT] >= rop.shape[1]:
                 continue
             info = ca.mq[c, i, Q_INFO]
             flits = request_flits(p, info)
             arrive = k + p[P_ICNT_LATENCY] + flits - 1
-            slot = (sl_s[dst, X_ROP_HEAD] + sl_s[dst, X_ROP_COUNT]) % L2_ROP_QUEUE_ENTRIES
+            slot = (sl_s[dst, X_ROP_HEAD] + sl_s[dst, X_ROP_COUNT]) % rop.shape[1]
             rop[dst, slot, Q_ADDR] = addr
             rop[dst, slot, Q_INFO] = info
             rop[dst, slot, Q_READY] = core_of_tick(arrive, num, den) + p[P_ROP_LATENCY]
@@ -146,18 +143,18 @@ def _replies(p, clk, sm_s, sl_s, rq, ej, act, counters, k: int, cycle: int) -> b
             continue
         info = rq[s, i, Q_INFO]
         sm = info_sm(info)
-        if sm_s[sm, S_REP_OUT_BUSY] > k or sm_s[sm, S_EJ_COUNT] >= ICNT_EJECT_ENTRIES:
+        if sm_s[sm, S_REP_OUT_BUSY] > k or sm_s[sm, S_EJ_COUNT] >= ej.shape[1]:
             continue
         flits = reply_flits(p, info)
         arrive = k + p[P_ICNT_LATENCY] + flits - 1
-        slot = (sm_s[sm, S_EJ_HEAD] + sm_s[sm, S_EJ_COUNT]) % ICNT_EJECT_ENTRIES
+        slot = (sm_s[sm, S_EJ_HEAD] + sm_s[sm, S_EJ_COUNT]) % ej.shape[1]
         ej[sm, slot, Q_ADDR] = rq[s, i, Q_ADDR]
         ej[sm, slot, Q_INFO] = info
         ej[sm, slot, Q_READY] = core_of_tick(arrive, num, den)
         sm_s[sm, S_EJ_COUNT] += 1
         sl_s[s, X_REP_IN_BUSY] = k + flits
         sm_s[sm, S_REP_OUT_BUSY] = k + flits
-        sl_s[s, X_RQ_HEAD] = (i + 1) % L2_REPLY_QUEUE_ENTRIES
+        sl_s[s, X_RQ_HEAD] = (i + 1) % rq.shape[1]
         sl_s[s, X_RQ_COUNT] -= 1
         act[A_L2_RQ] -= 1
         act[A_EJECT] += 1

@@ -1,6 +1,9 @@
 """L2 slices (memory sub-partitions): address mapping, ROP delay queue, lookup, fills, replies.
 
-Address mapping (GPGPU-Sim-like linear interleaving): the address space is cut into chunks of
+Address mapping with ``dram.addr_mapping`` set: GPGPU-Sim's ``addrdec_tlx`` (channel
+``(addr >> K) % n_channels`` for ``dramid@K``, bank and row bits picked from the address inside
+the channel by the mapping's B and R letters, slice = bank % slices per channel). Without it
+(GPGPU-Sim-like linear interleaving): the address space is cut into chunks of
 ``MEM_CHANNEL_INTERLEAVE_BYTES`` (256 B) dealt round robin to the ``dram.n_channels`` channels;
 ``local = (chunk // n_channels) * 256 + addr % 256`` is the address inside the channel. The slice
 inside the channel is ``(local // l2.line_bytes) % l2.n_slices_per_channel`` (global slice id
@@ -58,14 +61,15 @@ from warpsim.timing.memconsts import (
     H_RET_COUNT,
     H_RET_HEAD,
     INT64_MAX,
-    L2_REPLY_QUEUE_ENTRIES,
-    MEM_CHANNEL_INTERLEAVE_BYTES,
+    P_BANK_MASK,
+    P_CHAN_SHIFT,
     P_L2_BASE,
     P_L2_LINE_BYTES,
     P_N_BANKS,
     P_N_CHANNELS,
     P_N_SLICES,
     P_ROW_BYTES,
+    P_ROW_MASK,
     P_SLICES_PER_CHANNEL,
     PK_ATOMIC,
     PK_READ,
@@ -96,44 +100,64 @@ __all__ = [
 @jit
 def addr_channel(p, addr: int) -> int:
     """DRAM channel (memory partition) of byte address ``addr``."""
-    return (addr // MEM_CHANNEL_INTERLEAVE_BYTES) % p[P_N_CHANNELS]
+    return (addr >> p[P_CHAN_SHIFT]) % p[P_N_CHANNELS]
 
 
 @jit
 def addr_local(p, addr: int) -> int:
     """Address inside its channel (the channel's chunks packed together)."""
-    chunk = addr // MEM_CHANNEL_INTERLEAVE_BYTES
-    return (chunk // p[P_N_CHANNELS]) * MEM_CHANNEL_INTERLEAVE_BYTES + \
-        addr % MEM_CHANNEL_INTERLEAVE_BYTES
+    sh = p[P_CHAN_SHIFT]
+    return (((addr >> sh) // p[P_N_CHANNELS]) << sh) | (addr & ((1 << sh) - 1))
 
 
 @jit
-def addr_slice(p, addr: int) -> int:
-    """Global L2 slice id of ``addr``."""
-    spc = p[P_SLICES_PER_CHANNEL]
-    return addr_channel(p, addr) * spc + (addr_local(p, addr) // p[P_L2_LINE_BYTES]) % spc
+def _pack_bits(value: int, mask: int) -> int:
+    """The bits of ``value`` under ``mask``, packed from bit 0 (GPGPU-Sim addrdec_packbits)."""
+    out = 0
+    k = 0
+    while mask != 0:
+        low = mask & -mask
+        if value & low:
+            out |= 1 << k
+        k += 1
+        mask ^= low
+    return out
 
 
 @jit
 def addr_bank(p, addr: int) -> int:
     """DRAM bank of ``addr`` inside its channel."""
+    if p[P_BANK_MASK] != 0:
+        return _pack_bits(addr_local(p, addr), p[P_BANK_MASK])
     return (addr_local(p, addr) // p[P_ROW_BYTES]) % p[P_N_BANKS]
+
+
+@jit
+def addr_slice(p, addr: int) -> int:
+    """Global L2 slice id of ``addr``: with an address mapping the bank's low bits pick the
+    slice in the channel (GPGPU-Sim addrdec_tlx), else the line bits after the channel's."""
+    spc = p[P_SLICES_PER_CHANNEL]
+    if p[P_BANK_MASK] != 0:
+        return addr_channel(p, addr) * spc + addr_bank(p, addr) % spc
+    return addr_channel(p, addr) * spc + (addr_local(p, addr) // p[P_L2_LINE_BYTES]) % spc
 
 
 @jit
 def addr_row(p, addr: int) -> int:
     """DRAM row of ``addr`` inside its bank."""
+    if p[P_BANK_MASK] != 0:
+        return _pack_bits(addr_local(p, addr), p[P_ROW_MASK])
     return addr_local(p, addr) // (p[P_ROW_BYTES] * p[P_N_BANKS])
 
 
 @jit
-def _rq_free(sl_s, s: int) -> int:
-    return L2_REPLY_QUEUE_ENTRIES - sl_s[s, X_RQ_COUNT]
+def _rq_free(rq, sl_s, s: int) -> int:
+    return rq.shape[1] - sl_s[s, X_RQ_COUNT]
 
 
 @jit
 def _rq_push(rq, sl_s, act, s: int, addr: int, info: int, ready: int) -> None:
-    i = (sl_s[s, X_RQ_HEAD] + sl_s[s, X_RQ_COUNT]) % L2_REPLY_QUEUE_ENTRIES
+    i = (sl_s[s, X_RQ_HEAD] + sl_s[s, X_RQ_COUNT]) % rq.shape[1]
     rq[s, i, Q_ADDR] = addr
     rq[s, i, Q_INFO] = info
     rq[s, i, Q_READY] = ready
@@ -177,7 +201,7 @@ def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
                 n_replies += 1
             if pt != PK_READ:
                 dirty = True
-        if _rq_free(sl_s, s) < n_replies:
+        if _rq_free(rq, sl_s, s) < n_replies:
             return False
         victim = cache_fill(ca, c, line, dirty)
         if victim == -2:
@@ -225,7 +249,7 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
         if not hit:
             counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
     else:
-        if _rq_free(sl_s, s) < 1:
+        if _rq_free(rq, sl_s, s) < 1:
             return False
         status, victim = cache_read(ca, c, line, info)
         if status == R_RESERVATION_FAIL:

@@ -19,9 +19,8 @@ __all__ = [
     "DS_FIFO", "DS_FRFCFS",
     "FAULT_BAD_KIND", "FAULT_BAD_SECTORS", "FAULT_BAD_SM", "FAULT_NEGATIVE_ADDRESS",
     "FAULT_NONE", "N_FAULT_FIELDS",
-    "ICNT_ARBITRATION", "ICNT_EJECT_ENTRIES", "INT64_MAX",
+    "ICNT_ARBITRATION", "INT64_MAX",
     "L1_C", "L1_D", "L1_T", "N_L1_KINDS",
-    "L2_REPLY_QUEUE_ENTRIES", "L2_ROP_QUEUE_ENTRIES",
     "LS_INVALID", "LS_MODIFIED", "LS_RESERVED", "LS_VALID",
     "MEM_ATOMIC", "MEM_CHANNEL_INTERLEAVE_BYTES", "MEM_CTRL_BYTES", "MEM_LD_CONST",
     "MEM_LD_GLOBAL", "MEM_LD_LOCAL", "MEM_LD_TEX", "MEM_ST_GLOBAL", "MEM_ST_LOCAL",
@@ -125,13 +124,8 @@ MEM_CTRL_BYTES = 8
 """[A] Header bytes of every packet (GPGPU-Sim READ_PACKET_SIZE / WRITE_PACKET_SIZE = 8): a read
 request is one flit, a 128 B reply is ceil(136 / flit_bytes) flits."""
 MEM_CHANNEL_INTERLEAVE_BYTES = 256
-"""[A] Linear channel interleaving granularity (GTX480 ``-gpgpu_mem_addr_mapping dramid@8``)."""
-L2_ROP_QUEUE_ENTRIES = 64
-"""[A] Requests one L2 slice's ROP delay queue holds (GPGPU-Sim's is unbounded)."""
-L2_REPLY_QUEUE_ENTRIES = 8
-"""[A] L2 -> interconnect reply queue per slice (GPGPU-Sim -gpgpu_l2_queue_config 8)."""
-ICNT_EJECT_ENTRIES = 8
-"""[A] Reply packets an SM's ejection buffer holds (SM side of the reply network)."""
+"""[A] Channel interleaving granularity of the linear mapping (``dram.addr_mapping`` empty; the
+GTX480's ``-gpgpu_mem_addr_mapping dramid@8``)."""
 ICNT_ARBITRATION = ARB_ROUND_ROBIN
 """[A] Crossbar output arbitration (iSLIP-like round robin; the pointer is derived from the
 interconnect clock, so idle skipping cannot change it)."""
@@ -168,7 +162,13 @@ P_ICNT_ARB = 27
 P_L2_LINE_BYTES = 28
 P_L2_BASE = 29
 """Cache id of L2 slice 0 in ``MemState.caches`` (= n_sms x N_L1_KINDS)."""
-N_PARAMS = 30
+P_CHAN_SHIFT = 30
+"""Channels interleave every ``1 << p[P_CHAN_SHIFT]`` bytes (``dramid@K``; 8 when linear)."""
+P_BANK_MASK = 31
+"""Bank bits of the in-channel address (``dram.addr_mapping``); 0 = the linear mapping."""
+P_ROW_MASK = 32
+"""Row bits of the in-channel address (with ``P_BANK_MASK``)."""
+N_PARAMS = 33
 
 # -- indices of ``MemState.act`` (items in flight per structure, for cheap idle checks) --------
 A_L1_MQ = 0
@@ -186,7 +186,8 @@ N_ACT = 10
 __all__ += [
     "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_MQ", "A_L2_MQ",
     "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
-    "P_ATOM_BYTES", "P_BURST_TICKS", "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
+    "P_ATOM_BYTES", "P_BANK_MASK", "P_BURST_TICKS", "P_CHAN_SHIFT", "P_ROW_MASK",
+    "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
     "P_FLIT_BYTES", "P_ICNT_ARB", "P_ICNT_LATENCY", "P_L2_BASE", "P_L2_LINE_BYTES", "P_N_BANKS",
     "P_N_BANK_GROUPS", "P_N_CHANNELS", "P_N_SLICES", "P_N_SMS", "P_ROP_LATENCY", "P_ROW_BYTES",
     "P_SLICES_PER_CHANNEL", "P_T_CCD", "P_T_CCDL", "P_T_CDLR", "P_T_CL", "P_T_RAS", "P_T_RC",

@@ -24,12 +24,13 @@ Assumptions: [A] a slot for every queue entry is fixed at construction (no growt
 from __future__ import annotations
 
 from math import gcd
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from warpsim._jit import jit
 from warpsim.arch import GPUConfig
+from warpsim.arch.addr_mapping import parse_addr_mapping
 from warpsim.timing.memconsts import (
     B_ROW,
     C_MEM_FIRST,
@@ -44,9 +45,7 @@ from warpsim.timing.memconsts import (
     H_LAST_COL_BG,
     H_WR_END,
     ICNT_ARBITRATION,
-    ICNT_EJECT_ENTRIES,
-    L2_REPLY_QUEUE_ENTRIES,
-    L2_ROP_QUEUE_ENTRIES,
+    MEM_CHANNEL_INTERLEAVE_BYTES,
     N_ACT,
     N_BANK_FIELDS,
     N_CACHE_SCALARS,
@@ -60,8 +59,10 @@ from warpsim.timing.memconsts import (
     N_SM_SCALARS,
     N_T_FIELDS,
     P_ATOM_BYTES,
+    P_BANK_MASK,
     P_BURST_TICKS,
     P_BYPASS_GLOBAL,
+    P_CHAN_SHIFT,
     P_DRAM_LATENCY,
     P_DRAM_SCHED,
     P_FLIT_BYTES,
@@ -76,6 +77,7 @@ from warpsim.timing.memconsts import (
     P_N_SMS,
     P_ROP_LATENCY,
     P_ROW_BYTES,
+    P_ROW_MASK,
     P_SLICES_PER_CHANNEL,
     P_T_CCD,
     P_T_CCDL,
@@ -300,6 +302,15 @@ def _geom(cc: object) -> dict[str, int]:
     }
 
 
+def _mapping(d: Any) -> dict[int, int]:
+    """Address-mapping parameters of ``dram`` (``dram.addr_mapping``; linear when empty)."""
+    if not d.addr_mapping:
+        return {P_CHAN_SHIFT: MEM_CHANNEL_INTERLEAVE_BYTES.bit_length() - 1, P_BANK_MASK: 0,
+                P_ROW_MASK: 0}
+    m = parse_addr_mapping(d.addr_mapping)
+    return {P_CHAN_SHIFT: m.chip_shift, P_BANK_MASK: m.bank_mask, P_ROW_MASK: m.row_mask}
+
+
 def build_mem_state(cfg: GPUConfig) -> MemState:
     """Fresh, empty memory-system state for ``cfg`` (see memsys.make_mem_state)."""
     n_sms, d, l2 = cfg.n_sms, cfg.dram, cfg.l2
@@ -319,7 +330,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         P_T_WR: d.t_wr_cycles, P_T_CCDL: d.t_ccdl_cycles, P_T_RTPL: d.t_rtpl_cycles,
         P_DRAM_SCHED: _index(d.scheduler), P_BYPASS_GLOBAL: int(cfg.l1d.bypass_global),
         P_ICNT_ARB: ICNT_ARBITRATION, P_L2_LINE_BYTES: l2.line_bytes,
-        P_L2_BASE: n_sms * N_L1_KINDS,
+        P_L2_BASE: n_sms * N_L1_KINDS, **_mapping(d),
     }
     for k, v in vals.items():
         p[k] = v
@@ -350,10 +361,10 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         hq=_i64(n_sms, N_L1_KINDS, hq_cap, N_T_FIELDS),
         hq_hc=_i64(n_sms, N_L1_KINDS, 2),
         fq=_i64(n_sms, fq_cap, N_T_FIELDS),
-        ej=_i64(n_sms, ICNT_EJECT_ENTRIES, N_Q_FIELDS),
+        ej=_i64(n_sms, cfg.icnt.eject_buffer_entries, N_Q_FIELDS),
         sl_s=_i64(n_slices, N_SLICE_SCALARS),
-        rop=_i64(n_slices, L2_ROP_QUEUE_ENTRIES, N_Q_FIELDS),
-        rq=_i64(n_slices, L2_REPLY_QUEUE_ENTRIES, N_Q_FIELDS),
+        rop=_i64(n_slices, l2.rop_queue_entries, N_Q_FIELDS),
+        rq=_i64(n_slices, l2.reply_queue_entries, N_Q_FIELDS),
         ch_s=ch_s,
         dq=dq,
         ret=_i64(n_ch, n_ret, N_Q_FIELDS),

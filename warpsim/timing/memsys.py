@@ -88,7 +88,6 @@ from warpsim.timing.memconsts import (
     G_HIT_LATENCY,
     G_LINE_SHIFT,
     G_WRITE_POLICY,
-    ICNT_EJECT_ENTRIES,
     INT64_MAX,
     L1_C,
     L1_D,
@@ -381,7 +380,7 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
                     _fq_push(fq, sm_s, act, sm, token, cycle)
             mshr_free(ca, c, m)
             act[A_MSHR] -= 1
-    sm_s[sm, S_EJ_HEAD] = (i + 1) % ICNT_EJECT_ENTRIES
+    sm_s[sm, S_EJ_HEAD] = (i + 1) % ej.shape[1]
     sm_s[sm, S_EJ_COUNT] -= 1
     act[A_EJECT] -= 1
     return True

@@ -41,6 +41,7 @@ from warpsim.stats import (
     C_SCHED_WARP_INSTS_ISSUED,
     C_SCOREBOARD_RESERVATIONS,
     C_SIMT_BRANCHES,
+    C_SIMT_DIVERGENT_BRANCHES,
     C_SM_BARRIER_WAITS,
 )
 from warpsim.timing.consts import (
@@ -73,6 +74,7 @@ from warpsim.timing.fields import (
     F_IDOC_COUNT,
     F_PC_FLAGS,
     F_PC_OCSET,
+    F_REC_DIVERGED,
     F_REC_NTHR,
     F_REC_PC,
     F_SET_IDOC_CAP,
@@ -346,6 +348,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
             fl = tb.pc_info[pc, F_PC_FLAGS]
             if fl & F_BRANCH:
                 counters[sm, C_SIMT_BRANCHES] += 1
+                counters[sm, C_SIMT_DIVERGENT_BRANCHES] += tw.rec[r, F_REC_DIVERGED]
                 st.warp[sm, best, F_WARP_FETCH_READY] = cycle + prm[P_BRANCH_BUBBLE]
             if fl & F_BARRIER:
                 c = st.warp[sm, best, F_WARP_CTA]

@@ -103,7 +103,7 @@ class TraceWindow(NamedTuple):
     rec: np.ndarray
     """``rec[r, F_REC_*]`` int64: PC, NTHR (executing lanes: popcount of ``exec_mask``),
     NLINES, NSEC (sectors), BANK (shared-memory bank-conflict degree, 0: not shared), LINE0
-    (first line of the record in ``lines``)."""
+    (first line of the record in ``lines``), DIVERGED (1: a branch whose warp split)."""
     lines: np.ndarray
     """int64: line byte addresses."""
 

@@ -5,10 +5,15 @@ Follows: GPGPU-Sim 3.x ``-ptx_opcode_latency_<class>`` / ``-ptx_opcode_initiatio
 lists in LatencyOp order (ADD, MAX, MUL, MAD, DIV[, SHFL]; arch.PipeConfig), pipeline classes
 SP/SFU/DP/INT/MEM (reference/gpu-simulators.md §2); physical registers from
 ``ptx/regalloc.py`` on the inlined kernel the executor ran (ARCHITECTURE.md §4).
+SFU class as GPGPU-Sim 4.2 ``ptx_instruction::set_opcode_and_latency`` (src/cuda-sim/cuda-sim.cc):
+``sqrt``, ``sin``, ``cos``, ``ex2``, ``lg2``, ``rsqrt``, ``rcp`` of every type and rounding are
+``SFU_OP`` with ``-ptx_opcode_latency_sfu`` / ``-ptx_opcode_initiation_sfu`` (warpsim:
+``pipelines.sfu``); ``div`` and ``rem`` are ``SFU_OP`` too (issued to the SFU, shader.cc
+``scheduler_unit::cycle``) but take the DIV entry of their type's list (int, fp or dp).
 Assumptions:
-  [A] Op class from the opcode and its types: f64 types -> DP, f32/f16/bf16 -> SP (fp32),
-      integer and untyped -> INT; transcendental approximations (sin, cos, ex2, lg2, rsqrt,
-      sqrt/rcp .approx, tanh) -> SFU; ld/st/atom/red/tex -> LDST; mma/wmma -> tensor.
+  [A] Op class of the rest from the opcode and its types: f64 types -> DP, f32/f16/bf16 -> SP
+      (fp32), integer and untyped -> INT; ld/st/atom/red/tex -> LDST; mma/wmma -> tensor;
+      ``tanh`` (newer than GPGPU-Sim's PTX) -> SFU, as the hardware's MUFU.TANH.
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
   [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
@@ -29,12 +34,11 @@ from warpsim.timing import fields as fl
 
 __all__ = ["StaticTables", "build_static", "classify"]
 
-_SFU_OPS = frozenset({"sin", "cos", "ex2", "lg2", "rsqrt", "tanh"})
-_SFU_APPROX = frozenset({"sqrt", "rcp"})
+_SFU_OPS = frozenset({"sqrt", "sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"})
+_SFU_DIV_OPS = frozenset({"div", "rem"})
 _MAX_OPS = frozenset({"min", "max"})
 _MUL_OPS = frozenset({"mul", "mul24", "mulhi"})
 _MAD_OPS = frozenset({"mad", "fma", "mad24", "sad", "madc", "dp4a", "dp2a"})
-_DIV_OPS = frozenset({"div", "rem"})
 _LDST_OPS = frozenset({"ld", "ldu", "st", "atom", "red", "tex", "tld4", "txq", "suld",
                        "sust", "prefetch", "prefetchu"})
 _TENSOR_OPS = frozenset({"mma", "wmma", "wgmma"})
@@ -88,11 +92,10 @@ def classify(inst: Any) -> tuple[int, LatencyOp]:
         return tc.OPC_TENSOR, LatencyOp.MAD
     if op == "shfl":
         return tc.OPC_INT32, LatencyOp.SHFL
-    if op in _SFU_OPS or (op in _SFU_APPROX and "approx" in inst.mods and "f64" not in types):
+    if op in _SFU_OPS or op in _SFU_DIV_OPS:
         return tc.OPC_SFU, LatencyOp.DIV
     lop = (LatencyOp.MAX if op in _MAX_OPS else LatencyOp.MUL if op in _MUL_OPS
-           else LatencyOp.MAD if op in _MAD_OPS else LatencyOp.DIV
-           if op in _DIV_OPS or op in _SFU_APPROX else LatencyOp.ADD)
+           else LatencyOp.MAD if op in _MAD_OPS else LatencyOp.ADD)
     if "f64" in types:
         return tc.OPC_FP64, lop
     if types & _FP_TYPES:
@@ -117,7 +120,16 @@ def _mem_kind(inst: Any) -> int:
     return tc.MK_NONE
 
 
-def _latency(cfg: GPUConfig, opc: int, lop: LatencyOp) -> tuple[int, int]:
+def _type_pipe(inst: Any) -> str:
+    """The latency list a ``div``/``rem`` takes its DIV entry from (GPGPU-Sim: by type)."""
+    types = set(inst.types)
+    return "fp64" if "f64" in types else "fp32" if types & _FP_TYPES else "int32"
+
+
+def _latency(cfg: GPUConfig, opc: int, lop: LatencyOp, inst: Any) -> tuple[int, int]:
+    if opc == tc.OPC_SFU and inst.opcode in _SFU_DIV_OPS:
+        pipe = getattr(cfg.pipelines, _type_pipe(inst))
+        return pipe.latency_of(LatencyOp.DIV), pipe.initiation_of(LatencyOp.DIV)
     pipe = getattr(cfg.pipelines, _CLASS_NAMES[opc])
     if opc in (tc.OPC_SFU, tc.OPC_LDST, tc.OPC_TENSOR):
         return pipe.latency_cycles, pipe.initiation_interval_cycles
@@ -194,7 +206,7 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         opclass[pc] = opc
         unit[pc] = _resolve_unit(cfg, _UNIT_OF_CLASS[opc])
         ocset[pc] = _oc_set(cfg, opc)
-        lat[pc], ii[pc] = _latency(cfg, opc, lop)
+        lat[pc], ii[pc] = _latency(cfg, opc, lop, inst)
         mk = _mem_kind(inst) if opc == tc.OPC_LDST else tc.MK_NONE
         mem[pc] = mk
         if mk in (tc.MK_LD_GLOBAL, tc.MK_LD_LOCAL, tc.MK_LD_TEX, tc.MK_LD_GENERIC):
