@@ -78,7 +78,7 @@ class WarpMan(Mechanism):
         super().__init__(cfg)
         wm = cfg.warpman
         for f in ("n_leader_spatial_sm", "n_leader_temp_sm"):
-            if getattr(wm, f) >= cfg.sm.n_sms:
+            if wm.mode == "dueling" and getattr(wm, f) >= cfg.sm.n_sms:
                 raise ConfigError(f"warpman.{f}", getattr(wm, f),
                                   f"an SM index below sm.n_sms = {cfg.sm.n_sms}")
         self.hooks = self.hooks._replace(
