@@ -4,6 +4,8 @@ same instructions."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from warpsim.bench import run_benchmark
@@ -14,7 +16,8 @@ def _stats(bench, overrides):
     d = Device(config="gtx480", overrides=overrides)
     try:
         r = run_benchmark(bench, size="tiny", device=d)
-        return r.verified, dict(d.stats)
+        return r.verified, {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                            for k, v in d.stats.items()}
     finally:
         d.close()
 

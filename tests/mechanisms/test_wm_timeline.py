@@ -22,7 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timing"))
 
-from timing_helpers import (  # noqa: E402
+from timing_helpers import (
     EXIT,
     FakeAlloc,
     FakeProgram,
@@ -32,10 +32,10 @@ from timing_helpers import (  # noqa: E402
     simulate,
     small_config,
 )
-from timing_memstub import stub_memsys  # noqa: E402
+from timing_memstub import stub_memsys
 
-from warpsim.mechanisms.warpman.mechanism import WarpMan  # noqa: E402
-from warpsim.timing.driver import TimingSimulator  # noqa: E402
+from warpsim.mechanisms.warpman.mechanism import WarpMan
+from warpsim.timing.driver import TimingSimulator
 
 X = Inst("exit", kind=EXIT)
 ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
@@ -60,7 +60,8 @@ def _run(cfg, warps, wpc, *, regs=8, shmem=0, skip_idle=True):
 
 
 def _times(lr):
-    return [(int(d), int(e), int(x)) for d, e, x in zip(lr.dispatch, lr.eligible, lr.exit)]
+    return [(int(d), int(e), int(x)) for d, e, x in zip(lr.dispatch, lr.eligible, lr.exit,
+                                                        strict=True)]
 
 
 # two warp slots, blocks of two warps (warp 0 long): one block per SM at block level

@@ -63,6 +63,10 @@ class LaunchRecord:
     """Trace records (warp instructions) of each warp."""
     rtru: np.ndarray
     """RTRU of each block."""
+    cta_threads: int = 0
+    regs_per_thread: int = 0
+    shmem_bytes: int = 0
+    baseline_ctas_per_sm: int = 0
 
 
 class WarpMan(Mechanism):
@@ -139,7 +143,9 @@ class WarpMan(Mechanism):
         self.launches.append(LaunchRecord(
             kernel=info.kernel, warps_per_cta=wpc, dispatch=wt[:, W_DISPATCH].copy(),
             eligible=wt[:, W_ELIGIBLE].copy(), exit=wt[:, W_EXIT].copy(),
-            insts=launch_state.insts[:n].copy(), rtru=per_block))
+            insts=launch_state.insts[:n].copy(), rtru=per_block, cta_threads=info.cta_threads,
+            regs_per_thread=info.regs_per_thread, shmem_bytes=info.shmem_bytes,
+            baseline_ctas_per_sm=info.baseline_ctas_per_sm))
         busy = (wt[:, W_EXIT] - wt[:, W_ELIGIBLE]).clip(min=0)
         return {
             "wm_partial_blocks": int(st.sm[:, S_N_PARTIAL].sum()),
