@@ -96,3 +96,49 @@ def test_config_section():
                                    "sm.n_sms": 1})
     with pytest.raises(ConfigError, match="n_leader_temp_sm"):
         mechanism_for(cfg)
+
+
+def _state(mode, **over):
+    from warpsim.mechanisms.warpman.state import make_state
+
+    cfg = apply_overrides(GTX480, {"warpman.mode": mode, **over})
+    # 256-thread blocks, 24 regs/thread (768 per warp), 5 blocks at block level (MM)
+    return make_state(cfg, n_ctas=100, warps_per_cta=8, regs_per_thread=24, baseline_ctas=5,
+                      slots=8)
+
+
+def test_caps_of_each_mode():
+    from warpsim.mechanisms.warpman.hooks import room
+    from warpsim.mechanisms.warpman.state import S_REGS, S_WARPS
+
+    # 34 live warps, 34 x 768 registers: temp caps 40 warps / 30720 regs -> 6 more;
+    # temp+spatial: 48 warps / 32768 regs -> min(14, (32768 - 26112) // 768 = 8) = 8;
+    # threshold 36: spatial only up to 36 live -> max(temp 6, 2) = 6
+    for mode, want in (("temp", 6), ("temp_spatial", 8), ("threshold", 6)):
+        hs = _state(mode)
+        hs.sm[0, S_WARPS], hs.sm[0, S_REGS] = 34, 34 * 768
+        assert room(hs, 0) == want, mode
+    # 40 live (the temp cap): temp 0; threshold: spatial blocked (40 >= 36); spatial 2
+    for mode, want in (("temp", 0), ("threshold", 0), ("temp_spatial", 2)):
+        hs = _state(mode)
+        hs.sm[0, S_WARPS], hs.sm[0, S_REGS] = 40, 40 * 768
+        assert room(hs, 0) == want, mode
+
+
+def test_dueling_followers_take_the_epochs_winner():
+    from warpsim.mechanisms.warpman.hooks import room, wm_on_cycle_end
+    from warpsim.mechanisms.warpman.state import P_EPOCHS, P_SPATIAL_ON, S_REGS, S_WARPS
+    from warpsim.stats import C_GPU_SIM_INSN, make_counts
+
+    hs = _state("dueling", **{"warpman.dueling_epoch_cycles": 100})
+    for sm in range(3):
+        hs.sm[sm, S_WARPS], hs.sm[sm, S_REGS] = 40, 40 * 768
+    counts = make_counts(15)
+    assert wm_on_cycle_end(hs, counts, 99) == 100          # no decision before the boundary
+    counts[0, C_GPU_SIM_INSN], counts[1, C_GPU_SIM_INSN] = 500, 900   # temp leader wins
+    assert wm_on_cycle_end(hs, counts, 100) == 200
+    assert hs.prm[P_SPATIAL_ON] == 0 and hs.prm[P_EPOCHS] == 1
+    assert (room(hs, 0), room(hs, 1), room(hs, 2)) == (2, 0, 0)   # leaders keep their modes
+    counts[0, C_GPU_SIM_INSN], counts[1, C_GPU_SIM_INSN] = 1500, 1000  # +1000 vs +100
+    wm_on_cycle_end(hs, counts, 200)
+    assert hs.prm[P_SPATIAL_ON] == 1 and room(hs, 2) == 2

@@ -44,8 +44,6 @@ BENCH_FULL = (
     *BENCH_QUICK,
     BenchSel("bfs", "small", (("nodes", 32768),), "-", "24 regs x 512 thr: 2 blocks/SM "
              "(25 % unused: partial blocks of up to 10 warps), irregular warps"),
-    BenchSel("mummer", "small", (), "-", "data-dependent tree walks (warp imbalance)"),
-    BenchSel("sgemm", "small", (), "MM", "44 regs x 128 thr: 5 blocks/SM (14 % unused)"),
 )
 
 
