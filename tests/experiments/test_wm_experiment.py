@@ -73,3 +73,14 @@ def test_helpers():
 
 def test_reproduction_is_registered():
     assert "warpman" in {r.name for r in list_reproductions()}
+
+
+def test_sensitivity_studies_are_summarised(tmp_path):
+    s = run_experiment((BenchSel("a", "tiny"),), tmp_path, runner=_fake)
+    sens = s["sensitivity"]
+    # the stand-in ignores the overrides: the same ratios as the RR runs
+    assert sens["two_level"]["dueling"] == pytest.approx(1.0)
+    assert sens["regs_16k"]["speedup_dueling"] == pytest.approx(1.0)
+    assert sens["dram_x2"]["temp"] == pytest.approx(0.25)
+    assert s["rtru_two_level"] == pytest.approx(s["rtru_rr"])
+    assert s["targets"]["B-R13"]["ours"] == [pytest.approx(1.0), pytest.approx(1.0)]

@@ -122,7 +122,8 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
 
 def _sensitivity(benches: tuple[BenchSel, ...], run: Any,
                  rtru_rr: dict[str, Any]) -> dict[str, Any]:
-    """Two-level scheduler (B-R12, B-R4) and 16K / 64K registers with dueling (B-R13)."""
+    """Two-level scheduler (B-R12, B-R4), 16K / 64K registers with dueling (B-R13), and
+    (ours, not the paper's) twice the DRAM channels: the slowdowns' cause."""
     two: dict[str, Any] = {}
     rt: list[float] = []
     for sel in benches:
@@ -150,6 +151,16 @@ def _sensitivity(benches: tuple[BenchSel, ...], run: Any,
         res[f"regs_{regs // 1024}k"] = {
             "per_benchmark": sp,
             "speedup_dueling": gm_ratio([v for v in sp.values() if isinstance(v, float)])}
+    # [ours] the cause of the slowdowns: twice the DRAM channels (bandwidth)
+    dram: dict[str, Any] = {}
+    ov = (*BASE_OVERRIDES, "dram.n_channels=12")
+    for sel in benches:
+        runs = {m: run(sel, m, ov, keep_warps=False) for m in ("base", "temp", "temp_spatial")}
+        dram[sel.name] = {m: runs["base"]["cycles"] / runs[m]["cycles"] - 1.0
+                          for m in ("temp", "temp_spatial")}
+    res["dram_x2"] = {"per_benchmark": dram,
+                      **{m: gm_ratio([v[m] for v in dram.values()])
+                         for m in ("temp", "temp_spatial")}}
     res["simd_width"] = ("not run: warpsim's SM has no SIMD-width knob that stretches a warp "
                          "instruction over warpsize/NumSP cycles (spec §0.4)")
     return res
