@@ -36,6 +36,7 @@ from warpsim.arch.register_sharing import RegisterSharingConfig
 from warpsim.arch.schema import ConfigBase
 from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
 from warpsim.arch.warped_compression import WarpedCompressionConfig
+from warpsim.arch.warpman import WarpManConfig
 from warpsim.errors import ConfigError
 
 __all__ = [
@@ -142,6 +143,8 @@ class GPUConfig(ConfigBase):
     """Warped-Compression mechanism (off by default; ``warpsim.mechanisms``)."""
     register_sharing: RegisterSharingConfig = field(default_factory=RegisterSharingConfig)
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
+    warpman: WarpManConfig = field(default_factory=WarpManConfig)
+    """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
 
     def __post_init__(self) -> None:
         self._validate()

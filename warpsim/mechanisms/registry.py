@@ -21,6 +21,7 @@ __all__ = ["PACKAGES", "enabled_mechanisms", "energy_mechanisms", "mechanism_for
 PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.warped_compression",
     "warpsim.mechanisms.register_sharing",
+    "warpsim.mechanisms.warpman",
 )
 """The mechanism packages, in the order their hooks combine."""
 

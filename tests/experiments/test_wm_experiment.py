@@ -1,0 +1,86 @@
+"""The WarpMan reproduction's bookkeeping with a stand-in runner (no simulation): speedups,
+energy savings and geometric means from hand-picked cycle counts and energies, RTRU and the
+instruction histogram from hand-made per-warp records, the registered reproduction."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from warpsim.experiments.warpman import run_experiment
+from warpsim.experiments.wm_analysis import gm_ratio, histogram, unused_registers
+from warpsim.experiments.wm_runs import BenchSel
+from warpsim.mechanisms.warpman.mechanism import LaunchRecord
+from warpsim.runner.reproduce import list_reproductions
+
+CYCLES = {"a": {"base": 1000, "tb": 1000, "temp": 800, "temp_spatial": 500, "dueling": 500,
+                "threshold": 625},
+          "b": {"base": 900, "tb": 900, "temp": 900, "temp_spatial": 1000, "dueling": 900,
+                "threshold": 900}}
+
+
+def _fake(sel, mode, extra, keep_warps=False):
+    c = CYCLES[sel.name][mode]
+    out = {"bench": sel.name, "mode": mode, "verified": True, "cycles": c, "insn": 10,
+           "l1d_miss_rate": 0.5, "dram_row_acc_per_act": 2.0, "energy_j": c * 1e-3,
+           "dynamic_j": 0.1, "static_j": c * 1e-3 - 0.1, "partial_blocks": 0,
+           "warp_level_placements": 0, "dueling_epochs": 0, "dueling_epochs_spatial": 0}
+    if mode == "tb":
+        # one launch, 2 blocks of 2 warps: times (10, 40) and (20, 20); 30 and 600 records
+        lr = LaunchRecord(kernel="k", warps_per_cta=2, dispatch=np.zeros(4, np.int64),
+                          eligible=np.zeros(4, np.int64), exit=np.array([10, 40, 20, 20]),
+                          insts=np.array([30, 600, 30, 30]), rtru=np.array([30 / 80, 0.0]),
+                          cta_threads=64, regs_per_thread=30, shmem_bytes=0,
+                          baseline_ctas_per_sm=8)
+        out["warps"] = [lr]
+        out["kernels"] = {"k": {"cta_threads": 64, "warps_per_cta": 2, "regs_per_thread": 30,
+                                "shmem_bytes": 0, "baseline_ctas_per_sm": 8, "launches": 1,
+                                "warp_insts": 690}}
+    return out
+
+
+def test_summary_from_hand_picked_runs(tmp_path):
+    s = run_experiment((BenchSel("a", "tiny"), BenchSel("b", "tiny")), tmp_path,
+                       sensitivity=False, runner=_fake)
+    # a: temp 1000/800 - 1 = 0.25, b: 0 -> GM sqrt(1.25) - 1
+    assert s["speedup_temp"] == pytest.approx(1.25 ** 0.5 - 1)
+    # temp+spatial: a 1.0, b 900/1000 - 1 = -0.1 -> sqrt(2 x 0.9) - 1
+    assert s["speedup_temp_spatial"] == pytest.approx(1.8 ** 0.5 - 1)
+    # energy = cycles x 1e-3: saving a 0.5, b 0 (dueling)
+    assert s["energy_saving_dueling"] == pytest.approx(1.5 ** 0.5 - 1)
+    assert s["per_benchmark"]["a"]["threshold"]["speedup"] == pytest.approx(0.6)
+    # 30 regs -> 32 x 64 threads x 8 blocks = 16384 of 32768: half unused
+    assert s["unused_register_fraction"] == pytest.approx(0.5)
+    assert s["rtru"]["a"]["tb0"] == pytest.approx(0.375)
+    assert s["rtru"]["a"]["app_gm"] == pytest.approx(1.375 ** 0.5 - 1)
+    assert s["rtru"]["a"]["warp_inst_histogram"] == {"0-500": 0.75, "500-1000": 0.25}
+    assert json.loads((tmp_path / "summary.json").read_text())["speedup_temp"] == \
+        pytest.approx(s["speedup_temp"])
+    assert set(s["targets"]) == {f"B-R{i}" for i in range(1, 16)}
+
+
+def test_helpers():
+    assert gm_ratio([0.21, 0.0]) == pytest.approx(1.21 ** 0.5 - 1)
+    assert histogram(np.array([0, 499, 500, 1700])) == {"0-500": 0.5, "500-1000": 0.25,
+                                                         "1500-2000": 0.25}
+    k = {"x": {"warps_per_cta": 8, "regs_per_thread": 26, "baseline_ctas_per_sm": 4,
+               "warp_insts": 1}}
+    # hotspot's calculate_temp: 28 x 256 = 7168 per block, 4 blocks = 28672 of 32768
+    assert unused_registers(k, 32768)["weighted"] == pytest.approx(4096 / 32768)
+
+
+def test_reproduction_is_registered():
+    assert "warpman" in {r.name for r in list_reproductions()}
+
+
+def test_sensitivity_studies_are_summarised(tmp_path):
+    s = run_experiment((BenchSel("a", "tiny"),), tmp_path, runner=_fake)
+    sens = s["sensitivity"]
+    # the stand-in ignores the overrides: the same ratios as the RR runs
+    assert sens["two_level"]["dueling"] == pytest.approx(1.0)
+    assert sens["regs_16k"]["speedup_dueling"] == pytest.approx(1.0)
+    assert sens["dram_x2"]["temp"] == pytest.approx(0.25)
+    assert s["rtru_two_level"] == pytest.approx(s["rtru_rr"])
+    assert s["targets"]["B-R13"]["ours"] == [pytest.approx(1.0), pytest.approx(1.0)]

@@ -1,0 +1,143 @@
+"""WarpMan in the cycle loop, against hand-computed timelines: the dissertation's Fig. 17
+micro-kernel (warp 0 of every block runs long, the others exit at once: at block level the
+next block waits for warp 0; with WarpMan its warps start as the previous block's warps exit),
+the MM worked example of §3.4 (5 full blocks + 1 partial block of 2 warps at launch), and the
+1024-thread blocks of §3.2 on the GTX480-like SM (a partial block of 16 warps at launch).
+
+Timeline conventions (tests/timing/test_seams_dispatch.py): a warp placed in cycle t is
+fetched from t+1 (one warp per SM per cycle, round robin from slot ``cycle % n_warp_slots``)
+and issues from t+2; an ``add`` issued at t writes back at t+7, a ``sin`` at t+42; a warp
+issues its ``exit`` the cycle after its last instruction (GTO keeps the last warp) and exits
+when that instruction writes back; the dispatcher runs after the SMs ticked, partially
+dispatched blocks before new ones.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timing"))
+
+from timing_helpers import (
+    EXIT,
+    FakeAlloc,
+    FakeProgram,
+    Inst,
+    make_chunk,
+    rec,
+    simulate,
+    small_config,
+)
+from timing_memstub import stub_memsys
+
+from warpsim.mechanisms.warpman.mechanism import WarpMan
+from warpsim.timing.driver import TimingSimulator
+
+X = Inst("exit", kind=EXIT)
+ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
+SIN = Inst("sin", types=("f32",), mods=("approx",), reads=(2,), writes=(3,))
+INSTS = [ADD, X, SIN]                # pc 0: add, 1: exit, 2: sin
+SHORT = [rec(0), rec(1)]             # add, exit: exits 9 cycles after it is placed
+LONG = [rec(2), rec(1)]              # sin, exit: the spinning warp 0 of Fig. 17
+
+
+def _cfg(mode, **over):
+    return small_config(**{"warpman.enabled": True, "warpman.mode": mode, **over})
+
+
+def _run(cfg, warps, wpc, *, regs=8, shmem=0, skip_idle=True):
+    mech = WarpMan(cfg)
+    sim = TimingSimulator(cfg, mechanism=mech, memsys=stub_memsys(None, 200),
+                          skip_idle_cycles=skip_idle)
+    sim.start(FakeProgram(INSTS), FakeAlloc(INSTS), n_ctas=len(warps) // wpc,
+              cta_threads=32 * wpc, regs_per_thread=regs, shmem_bytes=shmem)
+    sim.consume(make_chunk(warps, wpc))
+    return sim.finish(), mech.launches[-1]
+
+
+def _times(lr):
+    return [(int(d), int(e), int(x)) for d, e, x in zip(lr.dispatch, lr.eligible, lr.exit,
+                                                        strict=True)]
+
+
+# two warp slots, blocks of two warps (warp 0 long): one block per SM at block level
+TWO = {"sm.n_max_threads": 64, "sm.n_max_threads_per_cta": 64}
+FIG17 = [LONG, SHORT] * 3
+
+
+@pytest.mark.parametrize("skip_idle", [True, False])
+def test_fig17_block_level_the_next_block_waits_for_warp_0(skip_idle):
+    # block 0 at 0: warp 1's add at 2 (exits 9), warp 0's sin at 4 (exits 46); block 1 is
+    # dispatched only when warp 0 exits, at 46 (same parity: exits 55 and 92); block 2 at 92
+    # (exits 101 and 138). Mode ``tb`` observes the baseline's allocation: same cycles.
+    cfg = _cfg("tb", **TWO)
+    r, lr = _run(cfg, FIG17, 2, skip_idle=skip_idle)
+    assert _times(lr) == [(0, 0, 46), (0, 0, 9), (46, 46, 92), (46, 46, 55),
+                          (92, 92, 138), (92, 92, 101)]
+    assert r.cycles == 139
+    base = simulate(small_config(**TWO), INSTS, FIG17, wpc=2, skip_idle=skip_idle)
+    assert base.cycles == r.cycles
+    assert base.stats["gpu_sim_insn"] == r.stats["gpu_sim_insn"]
+    # RTRU of each block: (46 - 9) / (2 * 46)
+    assert np.allclose(lr.rtru, 37 / 92)
+    assert r.stats["wm_rtru_gm"] == pytest.approx(37 / 92)
+
+
+@pytest.mark.parametrize("mode", ["temp", "temp_spatial"])
+@pytest.mark.parametrize("skip_idle", [True, False])
+def test_fig17_warpman_starts_the_next_blocks_warps_as_warps_exit(mode, skip_idle):
+    # block 0 as above. Warp 1 exits at 9: its registers and entry are free, one warp fits:
+    # block 1 is dispatched partially (workload buffer) with its warp 0 on slot 1 at 9 (sin
+    # at 11, exits 53). Block 0's warp 0 exits at 46: the buffered warp 1 of block 1 takes
+    # the slot at 46 (add at 48, exits 55). At 53 block 2 starts partially with warp 0 (sin
+    # at 55, exits 97), at 55 its warp 1 follows (add at 57, exits 64). Done at 97.
+    cfg = _cfg(mode, **TWO)
+    r, lr = _run(cfg, FIG17, 2, skip_idle=skip_idle)
+    assert _times(lr) == [(0, 0, 46), (0, 0, 9), (9, 9, 53), (9, 46, 55),
+                          (53, 53, 97), (53, 55, 64)]
+    assert r.cycles == 98
+    assert r.stats["wm_partial_blocks"] == 2
+    assert r.stats["wm_warp_level_placements"] == 2
+
+
+def test_mm_example_five_full_blocks_and_a_partial_block_of_two_warps():
+    # §3.4: 256-thread blocks (8 warps), 24 registers per thread (768 per warp, 6144 per
+    # block), 2 kB shared memory; 32768 registers: 5 blocks at block level (30720 registers),
+    # the 2048 left hold 2 warps: a 6th block dispatched with warps 0 and 1 eligible. One block
+    # per SM per cycle: blocks 0..5 dispatched at cycles 0..5; every warp is long, none exits
+    # before the launch is placed.
+    cfg = _cfg("temp_spatial")
+    warps = [LONG] * (8 * 7)
+    r, lr = _run(cfg, warps, 8, regs=24, shmem=2048)
+    disp = lr.dispatch.reshape(7, 8)
+    elig = lr.eligible.reshape(7, 8)
+    for b in range(5):
+        assert (disp[b] == b).all() and (elig[b] == b).all()
+    assert (disp[5] == 5).all()
+    assert list(elig[5, :2]) == [5, 5] and (elig[5, 2:] > 5).all()
+    assert disp[6, 0] > 5  # the 7th waits: one partial block per SM
+    assert r.stats["wm_max_allocated_regs"] == 30720 + 2 * 768  # 512 still unusable
+    # 'temp' never uses the fragment: the 6th block waits for a warp to exit
+    r2, lr2 = _run(_cfg("temp"), warps, 8, regs=24, shmem=2048)
+    assert lr2.dispatch.reshape(7, 8)[5, 0] > 5
+    assert r2.stats["wm_max_allocated_regs"] == 30720
+
+
+def test_1024_thread_blocks_give_a_partial_block_of_16_warps_at_launch():
+    # §3.2 simulator check: GTX480-like SM (48 warp entries), blocks of 32 warps: block 0 at
+    # 0, block 1 dispatched at 1 with 16 warps (the 48 - 32 free entries); 'temp' caps at one
+    # block's 32 warps: block 1 starts only when a warp of block 0 exits
+    warps = [LONG] + [SHORT] * 31
+    warps = warps * 3
+    r, lr = _run(_cfg("temp_spatial"), warps, 32)
+    elig = lr.eligible.reshape(3, 32)
+    assert (lr.dispatch.reshape(3, 32)[1] == 1).all()
+    assert (elig[1, :16] == 1).all() and (elig[1, 16:] > 1).all()
+    r2, lr2 = _run(_cfg("temp"), warps, 32)
+    first_exit = int(lr2.exit.reshape(3, 32)[0].min())
+    assert int(lr2.dispatch.reshape(3, 32)[1, 0]) == first_exit
+    assert r.cycles <= r2.cycles

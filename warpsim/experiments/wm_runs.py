@@ -1,0 +1,109 @@
+"""Runs of the WarpMan reproduction: one benchmark under one resource-management mode on the
+GTX480-like configuration (dissertation Table 4), reduced to the numbers the analysis needs.
+
+Follows: specs/xiang-simt-efficiency.md §2.4-§2.6. Every run is in-process (one ``Device`` per
+run); the numba cycle loop compiles once per process per hook set (baseline, WarpMan).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "MODES", "BenchSel", "run_one"]
+
+MODES = ("base", "tb", "temp", "temp_spatial", "dueling", "threshold")
+"""``base``: no mechanism; ``tb``: WarpMan observing block-level allocation (per-warp times,
+RTRU; statistics identical to ``base``); the others: ``warpman.mode``."""
+
+
+@dataclass(frozen=True, slots=True)
+class BenchSel:
+    """One benchmark input: warpsim benchmark, named size, parameter overrides, the paper's
+    benchmark it stands for (Table 5) and why it was chosen."""
+
+    name: str
+    size: str
+    params: tuple[tuple[str, Any], ...] = ()
+    paper: str = ""
+    why: str = ""
+
+
+BENCH_QUICK = (
+    BenchSel("hotspot", "small", (), "HS", "26 regs x 256 thr: 4 blocks/SM by registers "
+             "(12.5 % unused), halo warps exit early"),
+    BenchSel("srad", "small", (), "SR", "srad_1 24 regs x 256 thr: 5 blocks/SM (6.25 % "
+             "unused: a partial block of 2 warps)"),
+    BenchSel("ray", "small", (("width", 256), ("height", 256)), "RAY",
+             "input-dependent warp imbalance (reflections)"),
+)
+BENCH_FULL = (
+    *BENCH_QUICK,
+    BenchSel("bfs", "small", (("nodes", 32768),), "-", "24 regs x 512 thr: 2 blocks/SM "
+             "(25 % unused: partial blocks of up to 10 warps), irregular warps"),
+)
+
+
+def _overrides(mode: str, extra: tuple[str, ...]) -> list[str]:
+    out = list(extra)
+    if mode != "base":
+        out += ["warpman.enabled=true", f"warpman.mode={mode}"]
+    return out
+
+
+def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
+            keep_warps: bool = False) -> dict[str, Any]:
+    """Simulate ``sel`` under ``mode`` (``extra``: more config overrides); the statistics the
+    analysis uses, the total energy, and (``keep_warps``) WarpMan's per-warp records."""
+    from warpsim.bench import run_benchmark
+    from warpsim.power import energy_for_gpu
+    from warpsim.runtime import Device
+
+    dev = Device(config="gtx480", overrides=_overrides(mode, extra))
+    t0 = time.perf_counter()
+    try:
+        res = run_benchmark(sel.name, size=sel.size, device=dev, params=dict(sel.params) or None)
+        stats = dict(dev.stats)
+        sim = getattr(dev, "_timing_sim", None)
+        mech = getattr(sim, "mechanism", None)
+        launches = list(getattr(mech, "launches", []) or [])
+        energy = energy_for_gpu(stats, dev.gpu_config)
+    finally:
+        dev.close()
+    g = stats.get
+    acc = g("L1D_total_cache_accesses", 0)
+    act = g("dram_activates", 0)
+    out: dict[str, Any] = {
+        "bench": sel.name, "mode": mode, "verified": bool(res.verified),
+        "cycles": int(g("gpu_tot_sim_cycle", 0)), "insn": int(g("gpu_sim_insn", 0)),
+        "l1d_miss_rate": g("L1D_total_cache_misses", 0) / acc if acc else float("nan"),
+        "dram_row_acc_per_act": ((g("dram_reads", 0) + g("dram_writes", 0)) / act
+                                 if act else float("nan")),
+        "energy_j": energy.total_j, "dynamic_j": energy.dynamic_j, "static_j": energy.static_j,
+        "partial_blocks": int(g("wm_partial_blocks", 0)),
+        "warp_level_placements": int(g("wm_warp_level_placements", 0)),
+        "dueling_epochs": int(g("wm_dueling_epochs", 0)),
+        "dueling_epochs_spatial": int(g("wm_dueling_epochs_spatial", 0)),
+        "wall_s": time.perf_counter() - t0,
+    }
+    if launches:
+        out["kernels"] = _kernels(launches)
+    if keep_warps:
+        out["warps"] = launches
+    return out
+
+
+def _kernels(launches: list[Any]) -> dict[str, dict[str, int]]:
+    """Per kernel: its block shape and block-level occupancy (the first launch's)."""
+    out: dict[str, dict[str, int]] = {}
+    for lr in launches:
+        row = out.setdefault(lr.kernel, {
+            "cta_threads": lr.cta_threads, "warps_per_cta": lr.warps_per_cta,
+            "regs_per_thread": lr.regs_per_thread, "shmem_bytes": lr.shmem_bytes,
+            "baseline_ctas_per_sm": lr.baseline_ctas_per_sm, "launches": 0, "warp_insts": 0})
+        row["launches"] += 1
+        row["warp_insts"] += int(np.asarray(lr.insts).sum())
+    return out
