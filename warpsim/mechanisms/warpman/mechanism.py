@@ -76,6 +76,7 @@ class WarpMan(Mechanism):
     """
 
     name = "warpman"
+    heterogeneous_sms = False  # its register and scheduler pools are the sm section's
     n_record_columns = 1  # unused by the hooks: the chunks give each warp's instruction count
 
     def __init__(self, cfg: Any) -> None:
