@@ -40,6 +40,7 @@ def compare_program(name: str, ref: dict[str, Any], config: str) -> list[dict[st
         row = {"program": name, "launch": i,
                "kernel": (gs or ws)["kernel"], "gpgpusim_cycles": gs and gs["cycles"],
                "warpsim_cycles": ws and ws["cycles"], "warpsim_exit_status": status,
+               "warpsim_wall_s": ws and ws["wall_s"],
                "stats": {}}
         if gs and ws and gs["kernel"] != ws["kernel"]:
             row["kernel_mismatch"] = [gs["kernel"], ws["kernel"]]
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON ('-': stdout)")
     args = ap.parse_args(argv)
     ref = vsuite.load_reference(args.reference)
-    names = args.only or sorted(ref["programs"])
+    names = args.only or sorted(set(ref["programs"]) & set(vsuite.programs()))
     missing = [n for n in names if n not in ref["programs"]]
     if missing:
         ap.error(f"no reference data for: {', '.join(missing)} (run regen.py --only ...)")

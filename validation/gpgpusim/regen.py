@@ -50,6 +50,7 @@ _SCALAR = re.compile(r"^\s*([A-Za-z_][\w\[\]]*)\s*=\s*"
                      r"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*%?\s*$")
 _DRAM = re.compile(r"n_cmd=(\d+) .*n_act=(\d+) .*n_rd=(\d+) .*n_write=(\d+) n_wr_bk=(\d+)")
 _UTIL = re.compile(r"^util_bw = (\d+)")
+_DROP = ("maximum", "minimum", "gpu_total_sim_rate")  # histogram captions, host speed
 _NOT_COUNT = re.compile(r"rate|util|avg|average|max|lat|ipc|BW|occupancy|parallism|locality|"
                         r"Parallism|skew|_eff|^gpu_tot_|^gpu_sim_|kernel_launch_uid")
 
@@ -105,6 +106,11 @@ def parse_log(log: str) -> list[dict[str, Any]]:
     return launches
 
 
+def keep(key: str, val: Any) -> bool:
+    """Whether a counter goes into the reference file (zero breakdown cells do not)."""
+    return key not in _DROP and not ("[" in key and val == 0)
+
+
 def per_launch(launches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Turn cumulative counters into per-launch differences; add the derived DRAM values."""
     out, prev = [], {}
@@ -118,6 +124,7 @@ def per_launch(launches: list[dict[str, Any]]) -> list[dict[str, Any]]:
         stats["dram_n_wr"] = stats["dram_n_write"] + stats["dram_n_wr_bk"]
         stats["dram_bw_util"] = (stats["dram_util_bw"] / (stats["dram_n_cmd"] * parts)
                                  if stats["dram_n_cmd"] else 0.0)
+        stats = {k: v for k, v in stats.items() if keep(k, v)}
         prev = raw
         out.append({"launch": i, "kernel": launch["kernel"], "cycles": stats["gpu_sim_cycle"],
                     "stats": stats})

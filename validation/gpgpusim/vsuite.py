@@ -148,5 +148,6 @@ def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG) -> tuple[int, list[dict
         cyc = s.get("gpu_sim_cycle") or 0
         busy = s.get("dram_busy_cycles") or 0
         s["dram_bw_util"] = busy / (cyc * cfg.dram.n_channels * ratio) if cyc else None
-        out.append({"kernel": rec["kernel"], "cycles": int(cyc), "stats": s})
+        out.append({"kernel": rec["kernel"], "cycles": int(cyc), "stats": s,
+                    "wall_s": rec.get("wall_s")})
     return status, out

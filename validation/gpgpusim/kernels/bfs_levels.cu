@@ -15,7 +15,7 @@ __global__ void bfs_level(const int *row, const int *col, int *level, int cur, i
 }
 
 int main() {
-  const int n = 1 << 15, threads = 256;
+  const int n = 1 << 14, threads = 256;
   uint64_t s = 15;
   std::vector<int> row(n + 1), col;
   for (int v = 0; v < n; ++v) {

@@ -1,4 +1,4 @@
-// Coalesced global memory: a copy of 1 Mi floats with 16-byte (float4) loads and stores.
+// Coalesced global memory: a copy of 512 Ki floats with 16-byte (float4) loads and stores.
 #include "vg.h"
 
 __global__ void copy_vec4(const float4 *in, float4 *out, int n4) {
@@ -7,7 +7,7 @@ __global__ void copy_vec4(const float4 *in, float4 *out, int n4) {
 }
 
 int main() {
-  const int n = 1 << 20, n4 = n / 4, threads = 256;
+  const int n = 1 << 19, n4 = n / 4, threads = 256;
   uint64_t s = 12;
   std::vector<float> h(n);
   for (auto &v : h) v = vg_randf(s);

@@ -2,14 +2,18 @@
 // takes an integer path, the other half a floating-point path.
 #include "vg.h"
 
+#ifndef __CUDA_ARCH__
+using std::fmaf;
+#endif
+
 __host__ __device__ inline float work(uint32_t key, float x, int iters) {
   for (int k = 0; k < iters; ++k) {
     if ((key >> (k & 31)) & 1u) {
       key = key * 1664525u + 1013904223u;
       x += (float)(key & 0xff) * (1.0f / 256.0f);
     } else {
-      x = x * 0.75f + 0.5f;
-      x = x * x * 0.25f;
+      x = fmaf(x, 0.75f, 0.5f);
+      x = fmaf(x, 0.9375f, -0.125f);
     }
   }
   return x;

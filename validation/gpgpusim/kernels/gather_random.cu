@@ -11,7 +11,7 @@ __global__ void gather_random(const float *in, const int *idx, float *out, int n
 }
 
 int main() {
-  const int table = 1 << 20, n = 1 << 16, threads = 256;
+  const int table = 1 << 20, n = 1 << 15, threads = 256;
   uint64_t s = 14;
   std::vector<float> h(table);
   std::vector<int> hi(n);

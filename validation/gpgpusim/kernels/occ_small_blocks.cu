@@ -2,4 +2,4 @@
 // limit per SM leaves 8 warps per SM.
 #include "occ_common.h"
 
-int main() { return occ_run("occ_small_blocks", 720, 32, 0); }
+int main() { return occ_run<1>("occ_small_blocks", 720, 32); }

@@ -1,5 +1,5 @@
-// Shared memory without bank conflicts: each thread reads consecutive words (stride 1) of a
-// block-wide buffer in a loop and writes back a running sum.
+// Shared memory without bank conflicts: each thread reads consecutive words (stride 1) of one
+// half of a block-wide buffer and writes a running sum to the other half, in a loop.
 #include "vg.h"
 
 #define T 256
@@ -11,8 +11,10 @@ __global__ void shmem_linear(const float *in, float *out, int iters) {
   __syncthreads();
   float acc = 0.0f;
   for (int k = 0; k < iters; ++k) {
-    acc += buf[(t + k) & (2 * T - 1)];        // lane i -> bank (i + k) % 32: conflict free
-    buf[t + ((k & 1) ? T : 0)] = acc * 0.5f;  // lane i -> bank i % 32
+    // reads from one half, writes to the other (no race); lane i -> bank (i + k) % 32 and
+    // bank i % 32: conflict free
+    acc += buf[((k & 1) ? 0 : T) + ((t + k) & (T - 1))];
+    buf[t + ((k & 1) ? T : 0)] = acc * 0.5f;
     __syncthreads();
   }
   out[g] = acc;
@@ -23,7 +25,7 @@ static void reference(const float *in, float *out, int blocks, int iters) {
   for (int b = 0; b < blocks; ++b) {
     for (int t = 0; t < T; ++t) { buf[t] = in[b * T + t]; buf[t + T] = 0.5f * in[b * T + t]; acc[t] = 0; }
     for (int k = 0; k < iters; ++k) {
-      for (int t = 0; t < T; ++t) acc[t] += buf[(t + k) & (2 * T - 1)];
+      for (int t = 0; t < T; ++t) acc[t] += buf[((k & 1) ? 0 : T) + ((t + k) & (T - 1))];
       for (int t = 0; t < T; ++t) buf[t + ((k & 1) ? T : 0)] = acc[t] * 0.5f;
     }
     for (int t = 0; t < T; ++t) out[b * T + t] = acc[t];
