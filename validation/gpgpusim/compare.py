@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """warpsim against the stored GPGPU-Sim 4.2 SM2_GTX480 reference numbers.
 
-    python3 validation/gpgpusim/compare.py [--only NAME ...] [--stats] [--json FILE|-]
+    python3 validation/gpgpusim/compare.py [--only NAME ...] [--stats] [--markdown]
+                                           [--json FILE|-]
 
 Runs every validation program (built as ``vsuite.build`` does) under ``warpsim exec --config
 gtx480`` in this process and prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
@@ -111,12 +112,33 @@ def print_table(rows: list[dict[str, Any]], summ: dict[str, Any], all_stats: boo
           f"outside the band: {len(summ['kernels_out_of_band'])}")
 
 
+def print_markdown(rows: list[dict[str, Any]], summ: dict[str, Any]) -> None:
+    """The per-kernel table (with a few key statistics of the kernel's largest launch) as
+    Markdown, for the README."""
+    print("| program | launches | GPGPU-Sim cycles | warpsim cycles | ratio | DRAM util gs/ws "
+          "| L2 rfail gs/ws | mem latency gs/ws |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for k in summ["kernels"]:
+        mine = [r for r in rows if r["program"] == k["program"] and r["kernel"] == k["kernel"]]
+        big = max(mine, key=lambda r: r["gpgpusim_cycles"] or 0)["stats"]
+        cells = [f"{_fmt(big[lab][0])} / {_fmt(big[lab][1])}"
+                 for lab in ("dram_util", "l2_rfail", "mem_lat")]
+        flag = "" if k["in_band"] else " **out**"
+        print(f"| {k['program']} | {k['launches']} | {k['gpgpusim_cycles']} | "
+              f"{k['warpsim_cycles']} | {_fmt(k['ratio'])}{flag} | " + " | ".join(cells) + " |")
+    print(f"\nMean absolute cycle error {summ['mean_abs_error_kernels']:.1%} over "
+          f"{len(summ['kernels'])} kernels ({summ['mean_abs_error_launches']:.1%} over "
+          f"{len(rows)} launches); {len(summ['kernels_out_of_band'])} kernels outside "
+          f"{BAND[0]}-{BAND[1]}x.")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
     ap.add_argument("--config", default=vsuite.WARPSIM_CONFIG)
     ap.add_argument("--reference", type=Path, default=vsuite.REFERENCE)
     ap.add_argument("--stats", action="store_true", help="all key statistics in the table")
+    ap.add_argument("--markdown", action="store_true", help="the per-kernel table as Markdown")
     ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON ('-': stdout)")
     args = ap.parse_args(argv)
     ref = vsuite.load_reference(args.reference)
@@ -139,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             print(doc)
             return 0
         Path(args.json).write_text(doc + "\n")
-    print_table(rows, summ, args.stats)
+    if args.markdown:
+        print_markdown(rows, summ)
+    else:
+        print_table(rows, summ, args.stats)
     return 0
 
 

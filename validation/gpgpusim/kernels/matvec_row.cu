@@ -1,4 +1,4 @@
-// Strided global memory: y = A x with one thread per row of a row-major 3840x64 matrix (the
+// Strided global memory: y = A x with one thread per row of a row-major 3840x32 matrix (the
 // warp's 32 loads per step fall in 32 different rows: uncoalesced); x is read by all threads.
 #include "vg.h"
 
@@ -11,7 +11,7 @@ __global__ void matvec_row(const float *A, const float *x, float *y, int rows, i
 }
 
 int main() {
-  const int rows = 3840, cols = 64;
+  const int rows = 3840, cols = 32;
   uint64_t s = 26;
   std::vector<float> ha(rows * cols), hx(cols);
   for (auto &v : ha) v = vg_randf(s) - 0.5f;

@@ -7,7 +7,7 @@ __global__ void saxpy(float a, const float *x, float *y, int n) {
 }
 
 int main() {
-  const int n = 1 << 19;
+  const int n = 1 << 18;
   uint64_t s = 11;
   std::vector<float> hx(n), hy(n);
   for (int i = 0; i < n; ++i) { hx[i] = vg_randf(s); hy[i] = vg_randf(s); }

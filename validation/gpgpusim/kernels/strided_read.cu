@@ -8,7 +8,7 @@ __global__ void strided_read(const float *in, float *out, int n, int stride) {
 }
 
 int main() {
-  const int n = 1 << 17, threads = 256, stride = 33;
+  const int n = 1 << 16, threads = 256, stride = 33;
   uint64_t s = 13;
   std::vector<float> h(n);
   for (auto &v : h) v = vg_randf(s);

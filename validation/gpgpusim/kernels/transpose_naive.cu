@@ -1,4 +1,4 @@
-// Transpose, naive: coalesced reads, column-wise (uncoalesced) writes of a 512x512 matrix.
+// Transpose, naive: coalesced reads, column-wise (uncoalesced) writes of a 256x256 matrix.
 #include "vg.h"
 
 __global__ void transpose_naive(const float *in, float *out, int n) {
@@ -7,7 +7,7 @@ __global__ void transpose_naive(const float *in, float *out, int n) {
 }
 
 int main() {
-  const int n = 512;
+  const int n = 256;
   uint64_t s = 21;
   std::vector<float> h(n * n);
   for (auto &v : h) v = vg_randf(s);
