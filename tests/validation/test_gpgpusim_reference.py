@@ -1,0 +1,133 @@
+"""warpsim's cycles against GPGPU-Sim 4.2 (SM2_GTX480) on the validation set (issue 16).
+
+The programs of ``validation/gpgpusim/kernels`` were run under GPGPU-Sim 4.2.0 with its stock
+``SM2_GTX480`` configuration; the numbers per kernel launch are stored in
+``validation/gpgpusim/reference/sm2_gtx480.json`` (``regen.py``; see that folder's README). Here
+every program is built (cached in the session's warpsim cache folder), run under ``warpsim exec
+--config gtx480`` in the test process (the timing engine compiles once per process; under
+pytest-xdist the per-program tests spread over the workers and the mean-error test runs the
+programs its worker has not run) and compared with the stored cycles.
+
+Thresholds (issue 16, "Done when"): every kernel's cycle ratio warpsim / GPGPU-Sim within
+0.67x-1.5x (cycles summed over a program's launches of one kernel), and the mean absolute
+error over kernels at most 15 %. The baseline is not calibrated yet: the kernels outside the
+band today are listed in ``OUT_OF_BAND`` with the ratio measured when the list was written and
+the suspected cause, and are ``xfail(strict=True, raises=OutOfBand)``: only the band check is
+excused (a functional mismatch still fails), and a kernel that gets inside the band fails its
+test until it is removed from the list; the mean-error test is marked the same way while
+``MEAN_ERROR_XFAIL`` says why.
+
+Independent of the timing model, the functional counts must agree exactly: warp instructions
+per launch equal GPGPU-Sim's (its totals are differences of its cumulative counters).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "validation" / "gpgpusim"))
+import compare  # noqa: E402
+import vsuite  # noqa: E402
+
+REF = vsuite.load_reference()
+PROGRAMS = sorted(REF["programs"])
+
+# program -> (ratio warpsim / GPGPU-Sim measured when listed, suspected cause). Update it when
+# a calibration step moves a kernel into the band (its strict xfail then fails).
+# Details and the statistics behind the causes: validation/gpgpusim/README.md §5-6.
+_STREAM = ("DRAM-bound streaming: warpsim's DRAM data bus is ~20 % busy where GPGPU-Sim's is "
+           "~90 %, with ~500x the L2 and ~4x the L1D reservation fails and 2-3x the mean fetch "
+           "latency (reply-path capacities, crossbar, line vs 32-byte sector fills)")
+_SECTOR = ("uncoalesced/irregular accesses: warpsim moves whole 128-byte lines through L2 and "
+           "DRAM where GPGPU-Sim moves 32-byte sectors, and GPGPU-Sim's L2 holds the inputs "
+           "cudaMemcpy wrote (-gpgpu_perf_sim_memcpy 1) while warpsim's starts cold")
+_SFU = ("the gtx480 preset issues SFU work every 4 cycles (GPGPU-Sim's SM2_GTX480: 8), "
+        "and sqrt.rn.f32 is no SFU instruction in warpsim")
+OUT_OF_BAND: dict[str, tuple[float, str]] = {
+    "copy_vec4": (3.07, _STREAM),
+    "gather_random": (3.73, _SECTOR),
+    "saxpy": (2.83, _STREAM),
+    "sfu_rsqrt": (0.34, _SFU),
+    "sfu_sincos": (0.53, _SFU + " (here: __sinf/__cosf/__expf)"),
+    "transpose_naive": (1.78, _SECTOR + "; column-wise 4-byte stores"),
+    "vecadd": (2.26, _STREAM),
+}
+
+# Why the mean absolute error is above 15 % today (None once it is not).
+MEAN_ERROR_XFAIL: str | None = (
+    "44 % mean absolute error over 28 kernels: the kernels of OUT_OF_BAND (memory-bound "
+    "1.8-3.7x slow, SFU-bound 2-3x fast); the other 21 are within 0.77-1.47x")
+
+# Launches whose warp-instruction count legitimately depends on timing: program -> reason.
+TIMING_DEPENDENT_INSTS = {
+    "bfs_levels": "threads that find an unvisited neighbour race to mark it; how many of them "
+                  "still see it unvisited depends on the timing (benign: same levels)",
+}
+
+
+_RUNS: dict[str, list[dict]] = {}
+
+
+def run(name: str) -> list[dict]:
+    """Program ``name`` built (cached) and run under warpsim once per test process:
+    compare.compare_program's rows. The timing engine compiles once per process (~25 s)."""
+    if name not in _RUNS:
+        _RUNS[name] = compare.compare_program(name, REF["programs"][name],
+                                              vsuite.WARPSIM_CONFIG)
+    return _RUNS[name]
+
+
+class OutOfBand(AssertionError):
+    """A kernel's cycle ratio is outside the band (the only failure OUT_OF_BAND excuses)."""
+
+
+def test_reference_covers_the_current_sources():
+    assert PROGRAMS == vsuite.programs(), "regen.py --only NAME for new or removed programs"
+    stale = [n for n in PROGRAMS if REF["programs"][n]["source_sha256"] != vsuite.source_sha256(n)]
+    assert not stale, f"sources changed since the reference was recorded: regen.py --only {stale}"
+    failed = [n for n in PROGRAMS if REF["programs"][n]["verdict"] != "PASS"]
+    assert not failed, f"these programs did not pass their own check under GPGPU-Sim: {failed}"
+    assert len(PROGRAMS) >= 25
+    assert set(OUT_OF_BAND) <= set(PROGRAMS)
+
+
+def _params():
+    for name in PROGRAMS:
+        if name in OUT_OF_BAND:
+            ratio, cause = OUT_OF_BAND[name]
+            yield pytest.param(name, marks=pytest.mark.xfail(
+                strict=True, raises=OutOfBand, reason=f"{ratio:.2f}x GPGPU-Sim: {cause}"))
+        else:
+            yield name
+
+
+@pytest.mark.parametrize("program", list(_params()))
+def test_program_matches_gpgpusim(program):
+    """The program passes its own check on warpsim, launches the same kernels, executes the
+    same warp instructions per launch (exact), and each kernel's cycles are within the band
+    (only that last check is excused for the kernels of OUT_OF_BAND)."""
+    rows = run(program)
+    assert rows[0]["warpsim_exit_status"] == 0, f"{program} failed its own check on warpsim"
+    assert len(rows) == len(REF["programs"][program]["launches"]), "number of launches"
+    for r in rows:
+        assert "kernel_mismatch" not in r, r["kernel_mismatch"]
+        gs, ws = r["stats"]["warp_insts"]
+        if program not in TIMING_DEPENDENT_INSTS:
+            assert gs == ws, f"launch {r['launch']}: warp instructions GPGPU-Sim {gs}, warpsim {ws}"
+    lo, hi = compare.BAND
+    for k in compare.per_kernel(rows):
+        if k["ratio"] is None or not lo <= k["ratio"] <= hi:
+            raise OutOfBand(f"{program}/{k['kernel']}: warpsim {k['warpsim_cycles']} vs "
+                            f"GPGPU-Sim {k['gpgpusim_cycles']} cycles = {k['ratio']:.2f}x, "
+                            f"outside {lo}-{hi}x")
+
+
+@pytest.mark.xfail(MEAN_ERROR_XFAIL is not None, strict=True, reason=str(MEAN_ERROR_XFAIL))
+def test_mean_absolute_cycle_error():
+    rows = [r for name in PROGRAMS for r in run(name)]  # reuses this process's runs
+    err = compare.summary(rows)["mean_abs_error_kernels"]
+    assert err <= compare.MEAN_ERROR_MAX, f"mean absolute cycle error {err:.1%} > 15 %"

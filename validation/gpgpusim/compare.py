@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""warpsim against the stored GPGPU-Sim 4.2 SM2_GTX480 reference numbers.
+
+    python3 validation/gpgpusim/compare.py [--only NAME ...] [--stats] [--markdown]
+                                           [--json FILE|-]
+
+Runs every validation program (built as ``vsuite.build`` does) under ``warpsim exec --config
+gtx480`` in this process and prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
+ratio (warpsim / GPGPU-Sim) and key statistics side by side (``--stats``: all of
+``vsuite.KEY_STATS``), then the errors the thresholds of issue 16 are about:
+
+* per kernel: the cycles of a program's launches of one kernel summed (BFS levels, the two
+  reduction launches, the four stencil sweeps each form one kernel), ratio and |ratio - 1|;
+* the mean absolute error over kernels, and over launches for information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vsuite
+
+BAND = (0.67, 1.5)
+MEAN_ERROR_MAX = 0.15
+_SHORT = ("warp_insts", "dram_util", "mem_lat", "l1d_rfail", "l2_rfail")
+
+
+def compare_program(name: str, ref: dict[str, Any], config: str) -> list[dict[str, Any]]:
+    """One row per launch of program ``name``: GPGPU-Sim and warpsim cycles and key stats."""
+    status, runs = vsuite.run_warpsim(vsuite.build(name), config)
+    rows = []
+    gs_launches = ref["launches"]
+    for i in range(max(len(gs_launches), len(runs))):
+        gs = gs_launches[i] if i < len(gs_launches) else None
+        ws = runs[i] if i < len(runs) else None
+        row = {"program": name, "launch": i,
+               "kernel": (gs or ws)["kernel"], "gpgpusim_cycles": gs and gs["cycles"],
+               "warpsim_cycles": ws and ws["cycles"], "warpsim_exit_status": status,
+               "warpsim_wall_s": ws and ws["wall_s"],
+               "stats": {}}
+        if gs and ws and gs["kernel"] != ws["kernel"]:
+            row["kernel_mismatch"] = [gs["kernel"], ws["kernel"]]
+        if gs and ws and gs["cycles"]:
+            row["ratio"] = ws["cycles"] / gs["cycles"]
+        for label, gkey, wkey in vsuite.KEY_STATS:
+            row["stats"][label] = [gs and gs["stats"].get(gkey), ws and ws["stats"].get(wkey)]
+        rows.append(row)
+    return rows
+
+
+def per_kernel(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cycles summed over the launches of each (program, kernel)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        k = out.setdefault((r["program"], r["kernel"]), {
+            "program": r["program"], "kernel": r["kernel"], "launches": 0,
+            "gpgpusim_cycles": 0, "warpsim_cycles": 0})
+        k["launches"] += 1
+        k["gpgpusim_cycles"] += r["gpgpusim_cycles"] or 0
+        k["warpsim_cycles"] += r["warpsim_cycles"] or 0
+    for k in out.values():
+        k["ratio"] = k["warpsim_cycles"] / k["gpgpusim_cycles"] if k["gpgpusim_cycles"] else None
+        k["abs_error"] = abs(k["ratio"] - 1.0) if k["ratio"] is not None else None
+        k["in_band"] = k["ratio"] is not None and BAND[0] <= k["ratio"] <= BAND[1]
+    return list(out.values())
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    kernels = per_kernel(rows)
+    errs = [k["abs_error"] for k in kernels if k["abs_error"] is not None]
+    lerrs = [abs(r["ratio"] - 1.0) for r in rows if r.get("ratio") is not None]
+    return {"kernels": kernels,
+            "mean_abs_error_kernels": sum(errs) / len(errs) if errs else None,
+            "mean_abs_error_launches": sum(lerrs) / len(lerrs) if lerrs else None,
+            "kernels_out_of_band": sorted(k["program"] for k in kernels if not k["in_band"]),
+            "band": list(BAND), "mean_error_max": MEAN_ERROR_MAX}
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}"
+    return str(v)
+
+
+def print_table(rows: list[dict[str, Any]], summ: dict[str, Any], all_stats: bool) -> None:
+    labels = [s[0] for s in vsuite.KEY_STATS] if all_stats else list(_SHORT)
+    head = f"{'program':18s} {'#':>2s} {'GPGPU-Sim':>9s} {'warpsim':>9s} {'ratio':>6s}"
+    print(head + "".join(f" {lab + ' gs/ws':>21s}" for lab in labels))
+    for r in rows:
+        line = (f"{r['program']:18s} {r['launch']:2d} {_fmt(r['gpgpusim_cycles']):>9s} "
+                f"{_fmt(r['warpsim_cycles']):>9s} {_fmt(r.get('ratio')):>6s}")
+        for lab in labels:
+            g, w = r["stats"][lab]
+            line += f" {_fmt(g) + '/' + _fmt(w):>21s}"
+        print(line + ("  KERNEL MISMATCH" if "kernel_mismatch" in r else ""))
+    print()
+    print(f"{'program':18s} {'kernel launches':>15s} {'GPGPU-Sim':>9s} {'warpsim':>9s} "
+          f"{'ratio':>6s}  in {BAND[0]}-{BAND[1]}x")
+    for k in summ["kernels"]:
+        print(f"{k['program']:18s} {k['launches']:15d} {k['gpgpusim_cycles']:9d} "
+              f"{k['warpsim_cycles']:9d} {_fmt(k['ratio']):>6s}  {'yes' if k['in_band'] else 'NO'}")
+    mk, ml = summ["mean_abs_error_kernels"], summ["mean_abs_error_launches"]
+    print(f"\nmean absolute cycle error: {mk:.1%} over {len(summ['kernels'])} kernels "
+          f"(limit {MEAN_ERROR_MAX:.0%}), {ml:.1%} over {len(rows)} launches; "
+          f"outside the band: {len(summ['kernels_out_of_band'])}")
+
+
+def print_markdown(rows: list[dict[str, Any]], summ: dict[str, Any]) -> None:
+    """The per-kernel table (with a few key statistics of the kernel's largest launch) as
+    Markdown, for the README."""
+    print("| program | launches | GPGPU-Sim cycles | warpsim cycles | ratio | DRAM util gs/ws "
+          "| L2 rfail gs/ws | mem latency gs/ws |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for k in summ["kernels"]:
+        mine = [r for r in rows if r["program"] == k["program"] and r["kernel"] == k["kernel"]]
+        big = max(mine, key=lambda r: r["gpgpusim_cycles"] or 0)["stats"]
+        cells = [f"{_fmt(big[lab][0])} / {_fmt(big[lab][1])}"
+                 for lab in ("dram_util", "l2_rfail", "mem_lat")]
+        flag = "" if k["in_band"] else " **out**"
+        print(f"| {k['program']} | {k['launches']} | {k['gpgpusim_cycles']} | "
+              f"{k['warpsim_cycles']} | {_fmt(k['ratio'])}{flag} | " + " | ".join(cells) + " |")
+    print(f"\nMean absolute cycle error {summ['mean_abs_error_kernels']:.1%} over "
+          f"{len(summ['kernels'])} kernels ({summ['mean_abs_error_launches']:.1%} over "
+          f"{len(rows)} launches); {len(summ['kernels_out_of_band'])} kernels outside "
+          f"{BAND[0]}-{BAND[1]}x.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", default=[], metavar="NAME")
+    ap.add_argument("--config", default=vsuite.WARPSIM_CONFIG)
+    ap.add_argument("--reference", type=Path, default=vsuite.REFERENCE)
+    ap.add_argument("--stats", action="store_true", help="all key statistics in the table")
+    ap.add_argument("--markdown", action="store_true", help="the per-kernel table as Markdown")
+    ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON ('-': stdout)")
+    args = ap.parse_args(argv)
+    ref = vsuite.load_reference(args.reference)
+    names = args.only or sorted(set(ref["programs"]) & set(vsuite.programs()))
+    missing = [n for n in names if n not in ref["programs"]]
+    if missing:
+        ap.error(f"no reference data for: {', '.join(missing)} (run regen.py --only ...)")
+    rows = []
+    for name in names:
+        entry = ref["programs"][name]
+        if entry["source_sha256"] != vsuite.source_sha256(name):
+            print(f"warning: {name}.cu changed since its reference was recorded "
+                  "(run regen.py --only " + name + ")", file=sys.stderr)
+        rows += compare_program(name, entry, args.config)
+    summ = summary(rows)
+    if args.json:
+        doc = json.dumps({"config": args.config, "reference_meta": ref["meta"], "rows": rows,
+                          "summary": summ}, indent=1)
+        if args.json == "-":
+            print(doc)
+            return 0
+        Path(args.json).write_text(doc + "\n")
+    if args.markdown:
+        print_markdown(rows, summ)
+    else:
+        print_table(rows, summ, args.stats)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
