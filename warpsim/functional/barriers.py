@@ -102,7 +102,8 @@ class BarrierUnit:
             for w in wr[self.bar_mask[wr] != self.live[wr]]:
                 if self._lanes_may_reach_barrier(int(w)):
                     self._deadlock(int(w) // self.wpc)
-            self._reduction_results(wr, bid)
+            if self.cta_red_n[done, bid].any():  # some thread arrived at a bar.red
+                self._reduction_results(wr, bid)
             self.bar_wait[wr] = False
             self.cta_count[done, bid] = 0
             self.cta_need[done, bid] = 0
