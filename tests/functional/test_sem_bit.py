@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 try:
-    from tests.functional.sem_builder import op_for, run
+    from tests.functional.sem_builder import make, op_for, run
     from tests.functional.test_sem_int import samples
 except ImportError:
-    from sem_builder import op_for, run
+    from sem_builder import make, op_for, run
     from test_sem_int import samples
 
 from warpsim.errors import UnsupportedPTXError
@@ -213,3 +213,55 @@ def test_invalid_bit_forms_raise(spell: str) -> None:
     t = "pred" if "pred" in spell else ("b64" if "64" in spell else "b32")
     with pytest.raises(UnsupportedPTXError):
         op_for(spell, [t], [t, t])
+
+
+BMSK_EDGES = [0, 1, 2, 5, 16, 30, 31, 32, 33, 63, 64, 255, 2**31, 2**32 - 1]
+
+
+@pytest.mark.parametrize("mode", ["clamp", "wrap"])
+def test_bmsk_against_the_bit_field_definition(mode: str) -> None:
+    """d has bits pos .. pos+width-1 set, cut at bit 31 (PTX ISA bmsk): .wrap takes position
+    and width modulo 32; .clamp gives no bits from a position >= 32 and takes a width >= 32
+    as 32."""
+    a = np.array([x for x in BMSK_EDGES for _ in BMSK_EDGES], dtype=np.uint32)
+    b = np.array(BMSK_EDGES * len(BMSK_EDGES), dtype=np.uint32)
+    got = run(f"bmsk.{mode}.b32", ["b32"], ["b32", "b32"], a, b)[0]
+    for x, y, g in zip(a, b, got, strict=True):
+        if mode == "wrap":
+            pos, width = int(x) % 32, int(y) % 32
+        else:
+            pos, width = (int(x), min(int(y), 32)) if x < 32 else (32, 0)
+        e = sum(1 << i for i in range(pos, min(pos + width, 32)))
+        assert int(g) == e, (mode, int(x), int(y))
+
+
+def test_bmsk_hand_values() -> None:
+    cases = [  # (mode, a, b, d): worked by hand from the ISA text
+        ("wrap", 1, 2, 0x00000006),  # the ISA's own example
+        ("clamp", 0, 32, 0xFFFFFFFF), ("wrap", 0, 32, 0x00000000),  # width 32 vs width 0
+        ("clamp", 4, 0, 0), ("wrap", 4, 0, 0),  # width 0
+        ("clamp", 28, 8, 0xF0000000), ("wrap", 28, 8, 0xF0000000),  # cut at bit 31
+        ("clamp", 32, 4, 0), ("wrap", 32, 4, 0x0000000F),  # position 32
+        ("clamp", 35, 2, 0), ("wrap", 35, 2, 0x00000018),
+        ("clamp", 8, 40, 0xFFFFFF00), ("wrap", 8, 40, 0x0000FF00),
+    ]
+    for mode, a, b, d in cases:
+        got = run(f"bmsk.{mode}.b32", ["b32"], ["b32", "b32"], np.array([a], np.uint32),
+                  np.array([b], np.uint32))[0]
+        assert int(got[0]) == d, (mode, a, b)
+
+
+@pytest.mark.parametrize("spell", ["bmsk.b32", "bmsk.clamp.b64", "bmsk.clamp.wrap.b32"])
+def test_invalid_bmsk_forms_raise(spell: str) -> None:
+    with pytest.raises(UnsupportedPTXError, match="bmsk"):
+        op_for(spell, ["b32"], ["b32", "b32"])
+
+
+def test_bmsk_times_as_an_integer_add_like_bfe() -> None:
+    from warpsim.arch import LatencyOp
+    from warpsim.timing import consts as tc
+    from warpsim.timing.static import classify
+
+    for spell in ("bmsk.clamp.b32", "bmsk.wrap.b32", "bfe.u32"):
+        inst, _ = make(spell, ["b32"], ["b32", "b32"])
+        assert classify(inst) == (tc.OPC_INT32, LatencyOp.ADD), spell

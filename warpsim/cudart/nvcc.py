@@ -7,16 +7,20 @@ and the program asks for ``libcudart.so.13`` (``.12`` for an nvcc 12), which ``w
 provides. nvcc is found as the toolchain finds it (``toolchain._find_nvcc``: ``$CUDA_HOME``,
 ``$PATH``, ``/usr/local/cuda``, then the ``nvidia-cuda-nvcc`` wheel). The wheel's nvcc finds
 its headers (``cuda_runtime.h`` from ``nvidia-cuda-runtime``, ``crt/`` from
-``nvidia-cuda-crt``) and ``cicc`` (``nvidia-nvvm``) through its ``nvcc.profile``; when the
-nvcc's own ``include`` folder has no ``cuda_runtime.h`` the wheel's folder is added with
-``-I``.
+``nvidia-cuda-crt``) and ``cicc`` (``nvidia-nvvm``) through its ``nvcc.profile``; when none of
+the folders nvcc searches by itself (``nvcc -dryrun``) has ``cuda_runtime.h`` the wheel's folder
+is added with ``-I`` (never otherwise: a 13.5 ``cuda_runtime.h`` before a 13.0 nvcc's own makes
+Thrust/CUB refuse to compile, "CUDA compiler and CUDA toolkit headers are incompatible").
 Assumptions: [A] the host compiler is ``g++`` on ``$PATH`` unless the arguments name one with
 ``-ccbin`` / ``--compiler-bindir`` or ``$NVCC_CCBIN`` is set (nvcc's own rules).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -52,6 +56,27 @@ def _link_dir(major: int) -> Path:
     return folder
 
 
+@functools.lru_cache(maxsize=8)
+def _own_includes(nvcc: str) -> tuple[Path, ...]:
+    """The folders nvcc searches by itself (``-I`` and ``-isystem`` of its ``nvcc.profile``,
+    as ``nvcc -dryrun`` reports them): right for a toolkit's nvcc, a symlink to it, or a
+    wrapper script (``/usr/local/bin/nvcc`` running ``/usr/local/cuda-13.0/bin/nvcc``)."""
+    try:
+        proc = subprocess.run([nvcc, "-dryrun", "-x", "cu", "-E", os.devnull],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        proc = None
+    found: list[Path] = []
+    for line in (proc.stderr + proc.stdout).splitlines() if proc is not None else ():
+        if line.startswith(("#$ INCLUDES=", "#$ SYSTEM_INCLUDES=")):
+            words = shlex.split(line.split("=", 1)[1])
+            found += [Path(w[2:]) for w in words if w.startswith("-I") and len(w) > 2]
+            found += [Path(b) for a, b in itertools.pairwise(words) if a == "-isystem"]
+    if not found:  # no dry run: the toolkit folder above nvcc's own folder
+        found.append(Path(nvcc).resolve().parent.parent / "include")
+    return tuple(found)
+
+
 def nvcc_command(args: list[str]) -> list[str]:
     """The nvcc command line ``warpsim nvcc ARGS`` runs (builds warpsim's library if needed).
 
@@ -69,7 +94,7 @@ def nvcc_command(args: list[str]) -> list[str]:
                                "  hint: install it (apt-get install g++), or name one with "
                                "-ccbin PATH")
     cmd = [str(nvcc)]
-    if not (nvcc.resolve().parent.parent / "include" / "cuda_runtime.h").is_file():
+    if not any((d / "cuda_runtime.h").is_file() for d in _own_includes(str(nvcc))):
         include = find_cuda_include()
         if include is None:
             raise WarpsimError("the CUDA runtime headers (cuda_runtime.h) were not found\n"

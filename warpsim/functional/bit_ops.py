@@ -1,10 +1,12 @@
 """Vectorised semantics of the PTX logic and bit-manipulation instructions.
 
 Follows: PTX ISA 9.x §9.7.8 (and, or, xor, not, cnot, lop3, shf, shl, shr) and §9.7.1 / §9.7.9
-(bfe, bfi, prmt, clz, popc, brev, bfind).
+(bfe, bfi, bmsk, prmt, clz, popc, brev, bfind).
 Shift amounts are u32 operands whatever the instruction type; amounts >= the width give 0
 (shl, shr.u) or the sign fill (shr.s). bfe/bfi take position and length from bits 7..0 of
-their u32 operands (0..255).
+their u32 operands (0..255). ``bmsk.{clamp,wrap}.b32 d, a, b`` is the mask of ``b`` bits from
+bit ``a`` (cut at bit 31); ``.wrap`` takes a and b modulo 32, ``.clamp`` gives 0 for a >= 32 and
+takes b >= 32 as "every bit from a up" (the ISA's pseudo-code: mask0 & ~mask1).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from warpsim.ptx.ir import TYPE_BITS, Instruction, OpKind
 __all__ = ["BIT_OPCODES", "build_bit"]
 
 BIT_OPCODES = frozenset({"and", "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi",
-                         "prmt", "clz", "popc", "brev", "bfind", "shf", "lop3"})
+                         "bmsk", "prmt", "clz", "popc", "brev", "bfind", "shf", "lop3"})
 _B = frozenset({"b16", "b32", "b64"})
 _FF = np.uint32(0xFF)
 _REV8 = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.uint8)
@@ -236,6 +238,11 @@ def build_bit(inst: Instruction) -> Core:
         if mods or t not in ("b32", "b64"):
             bad("bfi takes .b32/.b64")
         return Core(_bfi(TYPE_BITS[t]), (t, t, "u32", "u32"), (t,))
+    if op == "bmsk":
+        kinds = mods & {"wrap", "clamp"}
+        if len(kinds) != 1 or mods - kinds or t != "b32":
+            bad("bmsk needs .clamp or .wrap and .b32")
+        return Core(_bmsk("clamp" in kinds), (t, t), (t,))
     if op == "prmt":
         modes = mods & set(_PRMT)
         if t != "b32" or mods - modes or len(modes) > 1:
@@ -292,4 +299,22 @@ def _shf(left: bool, wrap: bool) -> Callable[[Any], tuple[Any, ...]]:
         if left:
             return (((x << n.astype(u64)) >> u64(32)).astype(np.uint32),)
         return ((x >> n.astype(u64)).astype(np.uint32),)
+    return fn
+
+
+def _bmsk(clamp: bool) -> Callable[[Any], tuple[Any, ...]]:
+    u64 = np.uint64
+    ones = u64(0xFFFFFFFF)
+
+    def fn(s: Any) -> tuple[Any, ...]:
+        a, b = (np.asarray(x).astype(u64) for x in s)
+        a1, b1 = a & u64(31), b & u64(31)
+        mask0 = (ones << a1) & ones
+        end = a1 + b1  # 0..62: a uint64 shift, no overflow
+        over = end >= u64(32)
+        if clamp:
+            mask0 = np.where(a >= u64(32), u64(0), mask0)
+            over = over | (a >= u64(32)) | (b >= u64(32))
+        mask1 = np.where(over, u64(0), np.where(b1 == u64(0), ones, (ones << end) & ones))
+        return ((mask0 & ~mask1 & ones).astype(np.uint32),)
     return fn

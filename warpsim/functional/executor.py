@@ -318,6 +318,8 @@ class _Launch(BarrierUnit):
         self.cta_live = np.full(k, self.wpc, np.int64)
         self.cta_count = np.zeros((k, 16), np.int64)
         self.cta_need = np.zeros((k, 16), np.int64)
+        self.cta_red_true = np.zeros((k, 16), np.int64)
+        self.cta_red_n = np.zeros((k, 16), np.int64)
         ws = np.arange(n_warps, dtype=np.int64)
         self._add(Group(0, ws, self.exist.copy(), np.full(n_warps, -1), 0))
         self._loop()

@@ -316,13 +316,14 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             for m in ("sync", "arrive", "red"):
                 if m in inst.mods:
                     mode = m
-            if mode == "red":
-                raise ctx.error(inst, "bar.red")
             kinds[pc] = Kind.BARRIER
             ops = _flat(inst.srcs)
+            red = _barrier_reduction(inst, ctx, ops) if mode == "red" else None
+            if red is not None:
+                ops = ops[:-1]
             bid = ops[0] if ops else Operand(OpKind.IMM, value=0)
             cnt = ops[1] if len(ops) > 1 else None
-            barrier_args[pc] = (bid, cnt, mode == "sync")
+            barrier_args[pc] = (bid, cnt, mode != "arrive", red)
         elif op in _NOOPS or full.startswith("bar.warp"):
             runs[pc] = _noop
         elif op == "call" and _is_builtin(module, inst, "vprintf"):
@@ -362,6 +363,24 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
         opcodes=[i.full_opcode for i in fn.instructions] + ["<exit>"],
         lines=np.array([i.line for i in fn.instructions] + [0], np.int32),
         dynamic_pcs=frozenset(dynamic), reaches_barrier=reach)
+
+
+def _barrier_reduction(inst: Instruction, ctx: LoadContext, ops: list[Operand]
+                       ) -> tuple[str, int, Operand]:
+    """(``popc``/``and``/``or``, destination register, predicate operand) of ``bar.red``
+    (PTX ISA: ``bar.red.popc.u32 d, a{, b}, {!}c`` / ``bar.red.{and,or}.pred p, a{, b}, {!}c``)."""
+    ops_red = [m for m in ("popc", "and", "or") if m in inst.mods]
+    want = {"popc": "u32", "and": "pred", "or": "pred"}
+    if len(ops_red) != 1 or inst.types != (want[ops_red[0]],):
+        raise ctx.error(inst, "bar.red needs one of .popc.u32, .and.pred, .or.pred")
+    dsts = _flat(inst.dsts)
+    if len(dsts) != 1 or dsts[0].kind is not OpKind.REG or not 2 <= len(ops) <= 3:
+        raise ctx.error(inst, "bar.red takes a destination register, a barrier id, an "
+                              "optional thread count and a predicate")
+    c = ops[-1]
+    if (c.kind is OpKind.REG and ctx.fn.regs[c.reg].type == "pred") or c.kind is OpKind.IMM:
+        return ops_red[0], dsts[0].reg, c
+    raise ctx.error(inst, "the last operand of bar.red must be a predicate")
 
 
 def _is_builtin(module: Module, inst: Instruction, name: str) -> bool:

@@ -77,7 +77,9 @@ class Program:
     local_bytes: int
     param_bytes: int
     barrier_args: list[tuple[Any, ...]] = field(default_factory=list)
-    """Per pc of a barrier: (barrier id operand, thread count operand or None, waits)."""
+    """Per pc of a barrier: (barrier id operand, thread count operand or None, waits, reduction):
+    reduction is None, or for ``bar.red`` (``popc``/``and``/``or``, destination register id,
+    predicate operand)."""
     opcodes: list[str] = field(default_factory=list)
     lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     dynamic_pcs: frozenset[int] = frozenset()
