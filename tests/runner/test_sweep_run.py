@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import psutil  # a dependency of dask's distributed, which warpsim requires
+import pyarrow.parquet as pq
 import pytest
 import sweep_jobfns as fns
 
@@ -217,3 +218,24 @@ def test_kill_9_of_a_sweep_takes_its_workers_with_it(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_resume_moves_an_unreadable_record_file_aside_and_reruns_its_job(tmp_path, caplog):
+    spec = _spec()
+    run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant, progress=False)
+    files = ResultStore(tmp_path).files()
+    assert len(files) == 12
+    bad = files[4]
+    lost_job = pq.read_table(bad).column("job_id").to_pylist()
+    bad.write_bytes(bad.read_bytes()[:100])  # damaged on disk
+    kept = load_results(tmp_path).set_index("job_id")["finished_at"]
+    summary = run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant,
+                        progress=False, resume=True)
+    assert (summary.skipped, summary.ok, summary.failed) == (11, 1, 0)
+    after = load_results(tmp_path, all_attempts=True)
+    _check_ok_records(after, spec)  # every job once: the lost one ran again
+    rerun = after.set_index("job_id").loc[lost_job, "finished_at"]
+    assert (rerun > kept.max()).all()
+    aside = bad.with_name(bad.name + ".unreadable")
+    assert not bad.exists() and len(aside.read_bytes()) == 100
+    assert any(str(bad) in r.getMessage() for r in caplog.records if r.levelname == "WARNING")

@@ -11,6 +11,9 @@ Layout of a result folder ``DIR``:
 - ``DIR/sweep.json``: the sweep description and its job list (written the same way).
 - ``DIR/.lock``: held (``flock``) by the one sweep writing ``DIR``; released by the kernel when
   that process dies, so a killed sweep never blocks its resume.
+- ``DIR/records-*.parquet.unreadable``: a record file that cannot be read (damaged on disk or by
+  hand), moved aside by the next writer (a resumed sweep runs its jobs again). Readers skip an
+  unreadable file with a warning naming it, so one bad file never hides the others.
 
 In DuckDB the view ``results_all`` holds every record ever written (files may differ in columns:
 they are read with ``union_by_name``) and ``results`` holds one record per ``job_id``: the
@@ -22,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
@@ -42,7 +46,10 @@ __all__ = [
 MANIFEST = "sweep.json"
 """Name of the sweep description file inside a result folder."""
 
+_log = logging.getLogger(__name__)
+
 _PREFIX = "records-"
+_UNREADABLE = ".unreadable"
 _COMPACTED = "-compacted-"
 _SOURCES_KEY = b"warpsim_compacted_from"
 
@@ -96,6 +103,7 @@ class ResultStore:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
         self._lock_fd: int | None = None
+        self._warned: set[str] = set()
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -121,7 +129,13 @@ class ResultStore:
         self._lock_fd = fd
         for stale in self.directory.glob(f".{_PREFIX}*.tmp"):
             stale.unlink()  # left by a killed writer: never renamed, so never a record
-        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
+        for path, reason in bad.items():
+            aside = path.with_name(path.name + _UNREADABLE)
+            os.replace(path, aside)
+            self._warned.add(path.name)
+            _log.warning("moved the unreadable record file %s aside to %s (%s); "
+                         "its jobs count as not run", path, aside.name, reason)
         for name in self._superseded(every):
             (self.directory / name).unlink(missing_ok=True)  # left by a killed compaction
 
@@ -171,16 +185,27 @@ class ResultStore:
     # -- reading -------------------------------------------------------------------------------
 
     def files(self) -> list[Path]:
-        """The record files to read, oldest first (files a compaction superseded excluded)."""
+        """The record files to read, oldest first (files a compaction superseded excluded).
+
+        A file that cannot be read as Parquet is left out with a warning naming it (once per
+        store object).
+        """
         if not self.directory.is_dir():
             return []
-        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
+        for path, reason in bad.items():
+            if path.name not in self._warned:
+                self._warned.add(path.name)
+                _log.warning("skipping the unreadable record file %s (%s); `warpsim "
+                             "sweep --resume` moves it aside and runs its jobs again",
+                             path, reason)
         gone = self._superseded(every)
         return [f for f in every if f.name not in gone]
 
     @staticmethod
     def _superseded(files: list[Path]) -> set[str]:
-        """Names merged into a compacted file (present only if a compaction was killed)."""
+        """Names merged into a compacted file (present only if a compaction was killed);
+        ``files`` are readable ones."""
         import pyarrow.parquet as pq
 
         gone: set[str] = set()
@@ -254,6 +279,23 @@ class ResultStore:
         """Every record as a DataFrame (one per job unless ``all_attempts``)."""
         view = "results_all" if all_attempts else "results"
         return self.query(f"SELECT * FROM {view} ORDER BY finished_at", polars=polars)
+
+
+def _split_readable(files: list[Path]) -> tuple[list[Path], dict[Path, str]]:
+    """(the files whose Parquet footer reads, {unreadable file: why})."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    good: list[Path] = []
+    bad: dict[Path, str] = {}
+    for f in files:
+        try:
+            pq.read_metadata(f)
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            bad[f] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        else:
+            good.append(f)
+    return good, bad
 
 
 def _run(con: Any, sql: str, polars: bool = False) -> Any:
