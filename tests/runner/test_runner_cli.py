@@ -84,3 +84,23 @@ def test_query_summary_and_compact_skip_an_unreadable_file_and_name_it(results_d
     assert main(["results", "query", str(results_dir), "SELECT count(*) AS n FROM results",
                  "--format", "csv"]) == 0
     assert capsys.readouterr().out.split() == ["n", "2"]
+
+
+@pytest.mark.parametrize("command", [["results", "summary"], ["results", "query", "_",
+                                                              "SELECT * FROM results"],
+                                     ["results", "compact"], ["report"]])
+def test_a_folder_that_is_not_a_result_folder_is_refused(tmp_path, capsys, command):
+    (tmp_path / "notes.txt").write_text("not a sweep\n")
+    argv = [a if a != "_" else str(tmp_path) for a in command]
+    if "_" not in command:
+        argv.append(str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path} is not a result folder") and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing written
+
+
+def test_summary_of_a_sweep_folder_without_records_has_no_rows(tmp_path, capsys):
+    ResultStore(tmp_path).write_manifest({"name": "empty", "jobs": []})
+    assert main(["results", "summary", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "(no rows)"

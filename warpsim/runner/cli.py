@@ -102,9 +102,15 @@ def _cmd_results_compact(args: argparse.Namespace) -> int:
 
 
 def _check_dir(directory: str) -> None:
+    from warpsim.runner.store import MANIFEST, ResultStore
+
     if not Path(directory).is_dir():
         raise WarpsimError(f"no result folder {directory}\n  hint: run `warpsim sweep FILE "
                            f"--out {directory}` first")
+    if not ResultStore(directory).is_result_folder():
+        raise WarpsimError(f"{directory} is not a result folder: it holds no {MANIFEST} and no "
+                           "records-*.parquet files\n  hint: give the --out folder of a "
+                           "`warpsim sweep` (default results/NAME)")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

@@ -202,6 +202,11 @@ class ResultStore:
         gone = self._superseded(every)
         return [f for f in every if f.name not in gone]
 
+    def is_result_folder(self) -> bool:
+        """Whether the folder holds a sweep description or record files (readable or not)."""
+        return self.directory.is_dir() and ((self.directory / MANIFEST).exists() or any(
+            self.directory.glob(f"{_PREFIX}*.parquet*")))
+
     @staticmethod
     def _superseded(files: list[Path]) -> set[str]:
         """Names merged into a compacted file (present only if a compaction was killed);
@@ -315,6 +320,12 @@ def _run(con: Any, sql: str, polars: bool = False) -> Any:
                           hint=str(exc).splitlines()[0]) from exc
 
 
+_EMPTY_TYPES = {"seed": "BIGINT", "pid": "BIGINT", "verified": "BOOLEAN",
+                "functional_cached": "BOOLEAN", "wall_s": "DOUBLE",
+                "sim_rate_insn_per_s": "DOUBLE"}
+"""Column types of the (empty) table of a folder without records; the rest are text."""
+
+
 def connect(directory: str | Path, *, files: list[Path] | None = None) -> Any:
     """An in-memory DuckDB connection whose views ``results`` / ``results_all`` read
     ``directory``'s records.
@@ -338,7 +349,7 @@ def connect(directory: str | Path, *, files: list[Path] | None = None) -> Any:
         con.execute(f"CREATE VIEW results_all AS SELECT * FROM read_parquet({listing}, "
                     "union_by_name = true)")
     else:
-        cols = ", ".join(f'"{c}" VARCHAR' for c in METADATA_COLUMNS)
+        cols = ", ".join(f'"{c}" {_EMPTY_TYPES.get(c, "VARCHAR")}' for c in METADATA_COLUMNS)
         con.execute(f"CREATE TABLE results_all ({cols})")
     con.execute(
         "CREATE VIEW results AS SELECT * EXCLUDE (_attempt_rank) FROM ("
