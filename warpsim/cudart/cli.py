@@ -48,10 +48,11 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     overrides
         Dotted configuration overrides for ``config``.
     stats
-        Append one JSON record per kernel launch to this file.
+        Append one JSON record per kernel launch to this file, as each launch completes
+        (a faulting launch gets a record with ``status: "fault"``).
     """
     from warpsim.cudart.build import shim_dir
-    from warpsim.cudart.records import write_records
+    from warpsim.cudart.records import RecordWriter
     from warpsim.cudart.server import DeviceSpec, UnixServer
 
     if not argv:
@@ -65,8 +66,14 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     _check_program(argv[0])
     lib = shim_dir()
     spec = DeviceSpec(config, tuple(overrides))
+    try:
+        records = RecordWriter(stats, spec) if stats else None  # written launch by launch
+    except OSError as err:
+        raise WarpsimError(f"cannot write the records file {stats}: "
+                           f"{err.strerror or err}") from None
     tmp = tempfile.mkdtemp(prefix="warpsim-exec-")
-    server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name)
+    server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name,
+                        records=records)
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib),
                                                          env.get("LD_LIBRARY_PATH")) if p)
@@ -79,13 +86,14 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     finally:
         server.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    if stats:
-        write_records(stats, server.contexts, spec, exit_status=status)
-    if config is not None:
+    n_records = records.finish(status) if records is not None else 0
+    if config is not None or records is not None:
         launches = sum(len(c.launches) for c in server.contexts)
         cycles = sum(c.sim_cycles for c in server.contexts)
-        print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es), {cycles} cycles "
-              f"on {config}" + (f"; records in {stats}" if stats else ""), file=sys.stderr)
+        print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es)"
+              + (f", {cycles} cycles on {config}" if config is not None else "")
+              + (f"; {n_records} record(s) in {stats}" if records is not None else ""),
+              file=sys.stderr)
     return status
 
 
