@@ -124,14 +124,22 @@ def test_compaction_merges_files_and_a_killed_one_loses_and_duplicates_nothing(t
 
 def _damage(path, how: str) -> bytes:
     """Make ``path`` unreadable as Parquet (``truncate`` keeps its first half, ``garbage``
-    replaces it by text); returns the bytes now on disk."""
+    replaces it by text, ``page`` overwrites its first page header but keeps the footer);
+    returns the bytes now on disk."""
     data = path.read_bytes()
-    data = data[:len(data) // 2] if how == "truncate" else b"not parquet at all\n"
+    if how == "truncate":
+        data = data[:len(data) // 2]
+    elif how == "garbage":
+        data = b"not parquet at all\n"
+    else:
+        data = data[:4] + b"\xff" * 56 + data[60:]
     path.write_bytes(data)
+    if how == "page":
+        assert pq.read_metadata(path).num_rows == 1  # the footer still reads
     return data
 
 
-@pytest.mark.parametrize("how", ["truncate", "garbage"])
+@pytest.mark.parametrize("how", ["truncate", "garbage", "page"])
 def test_an_unreadable_file_is_skipped_with_a_warning_naming_it(tmp_path, caplog, how):
     store = ResultStore(tmp_path)
     store.append([_rec("a", gpu_sim_insn=1)])
@@ -146,12 +154,14 @@ def test_an_unreadable_file_is_skipped_with_a_warning_naming_it(tmp_path, caplog
     assert bad.read_bytes() == damaged  # a reader never touches it
 
 
-def test_compaction_merges_the_readable_files_and_keeps_the_unreadable_one(tmp_path, caplog):
+@pytest.mark.parametrize("how", ["truncate", "page"])
+def test_compaction_merges_the_readable_files_and_keeps_the_unreadable_one(tmp_path, caplog,
+                                                                           how):
     store = ResultStore(tmp_path)
     for job in "abc":
         store.append([_rec(job)])
     bad = store.files()[1]
-    damaged = _damage(bad, "truncate")
+    damaged = _damage(bad, how)
     merged = store.compact()
     assert merged is not None
     assert sorted(load_results(tmp_path)["job_id"]) == ["a", "c"]

@@ -220,14 +220,18 @@ def test_kill_9_of_a_sweep_takes_its_workers_with_it(tmp_path):
             proc.wait()
 
 
-def test_resume_moves_an_unreadable_record_file_aside_and_reruns_its_job(tmp_path, caplog):
+@pytest.mark.parametrize("damage", ["truncate", "page"])
+def test_resume_moves_an_unreadable_record_file_aside_and_reruns_its_job(tmp_path, caplog,
+                                                                         damage):
     spec = _spec()
     run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant, progress=False)
     files = ResultStore(tmp_path).files()
     assert len(files) == 12
     bad = files[4]
     lost_job = pq.read_table(bad).column("job_id").to_pylist()
-    bad.write_bytes(bad.read_bytes()[:100])  # damaged on disk
+    data = bad.read_bytes()  # damaged on disk: cut short, or a page header overwritten
+    data = data[:100] if damage == "truncate" else data[:4] + b"\xff" * 56 + data[60:]
+    bad.write_bytes(data)
     kept = load_results(tmp_path).set_index("job_id")["finished_at"]
     summary = run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant,
                         progress=False, resume=True)
@@ -237,5 +241,5 @@ def test_resume_moves_an_unreadable_record_file_aside_and_reruns_its_job(tmp_pat
     rerun = after.set_index("job_id").loc[lost_job, "finished_at"]
     assert (rerun > kept.max()).all()
     aside = bad.with_name(bad.name + ".unreadable")
-    assert not bad.exists() and len(aside.read_bytes()) == 100
+    assert not bad.exists() and aside.read_bytes() == data
     assert any(str(bad) in r.getMessage() for r in caplog.records if r.levelname == "WARNING")

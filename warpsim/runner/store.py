@@ -28,10 +28,10 @@ import json
 import logging
 import os
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from warpsim.errors import ConfigError, WarpsimError
 
@@ -47,6 +47,7 @@ MANIFEST = "sweep.json"
 """Name of the sweep description file inside a result folder."""
 
 _log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 _PREFIX = "records-"
 _UNREADABLE = ".unreadable"
@@ -104,6 +105,8 @@ class ResultStore:
         self.directory = Path(directory)
         self._lock_fd: int | None = None
         self._warned: set[str] = set()
+        self._damaged: set[str] = set()
+        """Files whose footer reads but whose data does not (found by :meth:`_reading`)."""
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -131,13 +134,26 @@ class ResultStore:
             stale.unlink()  # left by a killed writer: never renamed, so never a record
         every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
         for path, reason in bad.items():
-            aside = path.with_name(path.name + _UNREADABLE)
-            os.replace(path, aside)
-            self._warned.add(path.name)
-            _log.warning("moved the unreadable record file %s aside to %s (%s); "
-                         "its jobs count as not run", path, aside.name, reason)
+            self._set_aside(path, reason)
         for name in self._superseded(every):
             (self.directory / name).unlink(missing_ok=True)  # left by a killed compaction
+
+    def _unreadable(self, path: Path, reason: str) -> None:
+        """A record file that cannot be read: the writer moves it aside, a reader warns once."""
+        if self._lock_fd is not None:
+            self._set_aside(path, reason)
+        elif path.name not in self._warned:
+            self._warned.add(path.name)
+            _log.warning("skipping the unreadable record file %s (%s); `warpsim sweep "
+                         "--resume` moves it aside and runs its jobs again", path, reason)
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        """Rename an unreadable record file to ``NAME.unreadable`` (the writer only)."""
+        aside = path.with_name(path.name + _UNREADABLE)
+        os.replace(path, aside)
+        self._warned.add(path.name)
+        _log.warning("moved the unreadable record file %s aside to %s (%s); its jobs count as "
+                     "not run", path, aside.name, reason)
 
     def unlock(self) -> None:
         """Release the writer lock (also released when the process dies)."""
@@ -193,12 +209,9 @@ class ResultStore:
         if not self.directory.is_dir():
             return []
         every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
+        every = [f for f in every if f.name not in self._damaged]
         for path, reason in bad.items():
-            if path.name not in self._warned:
-                self._warned.add(path.name)
-                _log.warning("skipping the unreadable record file %s (%s); `warpsim "
-                             "sweep --resume` moves it aside and runs its jobs again",
-                             path, reason)
+            self._unreadable(path, reason)
         gone = self._superseded(every)
         return [f for f in every if f.name not in gone]
 
@@ -233,12 +246,17 @@ class ResultStore:
         if self._lock_fd is None:
             with self:
                 return self.compact()
-        files = self.files()
-        if len(files) < 2:
+        if len(self.files()) < 2:
             return None
-        with self.connect() as con:
-            rel = con.sql("SELECT * FROM results_all")
-            table = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+
+        def read() -> tuple[list[Path], Any]:
+            files = self.files()
+            with self.connect() as con:
+                rel = con.sql("SELECT * FROM results_all")
+                return files, (rel.to_arrow_table() if hasattr(rel, "to_arrow_table")
+                               else rel.arrow())
+
+        files, table = self._reading(read)
         meta = dict(table.schema.metadata or {})
         meta[_SOURCES_KEY] = json.dumps([f.name for f in files]).encode()
         table = table.replace_schema_metadata(meta)
@@ -260,9 +278,11 @@ class ResultStore:
         out: dict[str, str] = {}
         if not self.files():
             return out
-        with self.connect() as con:
-            rows = con.execute("SELECT job_id, status FROM results").fetchall()
-        for job_id, status in rows:
+        def read() -> list[Any]:
+            with self.connect() as con:
+                return con.execute("SELECT job_id, status FROM results").fetchall()
+
+        for job_id, status in self._reading(read):
             out[str(job_id)] = str(status)
         return out
 
@@ -277,13 +297,49 @@ class ResultStore:
 
     def query(self, sql: str, *, polars: bool = False) -> Any:
         """Run ``sql`` over the views; a pandas DataFrame (polars with ``polars=True``)."""
-        with self.connect() as con:
-            return _run(con, sql, polars)
+        def read() -> Any:
+            with self.connect() as con:
+                return _run(con, sql, polars)
+
+        return self._reading(read)
+
+    def _reading(self, read: Callable[[], _T]) -> _T:
+        """``read()``; when DuckDB fails on data (not on the query), read each record file
+        whole to find damaged ones (a footer that reads, a page that does not), leave them out
+        with a warning (the writer also moves them aside) and ``read()`` again."""
+        import duckdb
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            return read()
+        except (duckdb.Error, ConfigError) as exc:
+            cause = exc.__cause__ if isinstance(exc, ConfigError) else exc
+            if not isinstance(cause, duckdb.Error) or isinstance(cause, _query_errors()):
+                raise
+            found = False
+            for f in self.files():
+                try:
+                    pq.read_table(f)
+                except (OSError, ValueError, pa.ArrowException) as err:
+                    found = True
+                    self._damaged.add(f.name)
+                    self._unreadable(f, str(err).splitlines()[0] if str(err) else
+                                     type(err).__name__)
+            if not found:
+                raise
+            return read()
 
     def load(self, *, all_attempts: bool = False, polars: bool = False) -> Any:
         """Every record as a DataFrame (one per job unless ``all_attempts``)."""
         view = "results_all" if all_attempts else "results"
         return self.query(f"SELECT * FROM {view} ORDER BY finished_at", polars=polars)
+
+
+def _query_errors() -> tuple[type[Exception], ...]:
+    import duckdb
+
+    return (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException)
 
 
 def _split_readable(files: list[Path]) -> tuple[list[Path], dict[Path, str]]:
