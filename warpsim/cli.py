@@ -122,17 +122,32 @@ def _cmd_bench_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
         return 0
-    print(f"{'benchmark':<22}{'suite':<10}{'resembles':<30}{'kernel':<34}{'regs':>5}"
-          f"{'tpb':>6}  sizes")
+    table = []
     for r in rows:
         for i, k in enumerate(r["kernels"]):
-            head = (f"{r['name']:<22}{r['suite']:<10}{r['resembles'][:29]:<30}" if i == 0
-                    else " " * 62)
-            regs = r["registers"].get(k, "")
-            tpb = r["threads_per_block"].get(k, "")
-            sizes = ",".join(r["sizes"]) if i == 0 else ""
-            print(f"{head}{k[:33]:<34}{regs!s:>5}{tpb!s:>6}  {sizes}")
+            first = i == 0  # the benchmark's own columns on its first kernel's line only
+            table.append((r["name"] if first else "", r["suite"] if first else "",
+                          r["resembles"] if first else "", k,
+                          str(r["registers"].get(k, "")),
+                          str(r["threads_per_block"].get(k, "")),
+                          ",".join(r["sizes"]) if first else ""))
+    header = ("benchmark", "suite", "resembles", "kernel", "regs", "tpb", "sizes")
+    for line in _columns(header, table, right=(4, 5)):
+        print(line)
     return 0
+
+
+def _columns(header: tuple[str, ...], rows: list[tuple[str, ...]],
+             right: tuple[int, ...] = ()) -> list[str]:
+    """Lines of an aligned text table: each column as wide as its widest cell, two spaces
+    between columns (never running together), the columns in ``right`` right-aligned."""
+    widths = [max(len(row[c]) for row in (header, *rows)) for c in range(len(header))]
+    lines = []
+    for row in (header, *rows):
+        cells = [cell.rjust(w) if c in right else cell.ljust(w)
+                 for c, (cell, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 def _cmd_bench_run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import os
 import time
 from typing import Any
 
-__all__ = ["dies_on_b", "expected_insn", "failing_on_b", "instant", "sleepy"]
+__all__ = ["dies_on_b", "expected_insn", "failing_on_b", "instant", "marked_sleepy", "sleepy"]
 
 
 def expected_insn(benchmark: str, seed: int) -> int:
@@ -36,6 +36,15 @@ def sleepy(job: Any) -> dict[str, Any]:
     """Counters after ``SWEEP_TEST_SLEEP_S`` seconds (default 0.2)."""
     time.sleep(float(os.environ.get("SWEEP_TEST_SLEEP_S", "0.2")))
     return instant(job)
+
+
+def marked_sleepy(job: Any) -> dict[str, Any]:
+    """Writes its worker's process id into ``SWEEP_TEST_MARK_DIR`` (a file named after it),
+    then behaves as :func:`sleepy`."""
+    mark = os.path.join(os.environ["SWEEP_TEST_MARK_DIR"], str(os.getpid()))
+    with open(mark, "w") as fh:
+        fh.write(str(os.getppid()))
+    return sleepy(job)
 
 
 def dies_on_b(job: Any) -> dict[str, Any]:

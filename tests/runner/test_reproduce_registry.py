@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from warpsim.errors import ConfigError
@@ -74,3 +76,24 @@ def test_sweep_and_report_runs_quick_sizes_then_reports(tmp_path):
     again = rep.sweep_and_report(sweep, quick=True, out=tmp_path, jobs=1,
                                  simulate=sweep_jobfns.instant)  # resumes: nothing to run
     assert again == page and len(load_results(tmp_path, all_attempts=True)) == 4
+
+
+def test_cli_says_on_stderr_where_it_wrote(tmp_path, monkeypatch, capsys):
+    from warpsim.runner.cli import main
+
+    def writes(*, quick, out, jobs, dask):
+        out.mkdir(parents=True)
+        (out / "report.html").write_text("<html></html>")
+        return out / "report.html"
+
+    rep.register_reproduction("writespaper", writes, "Writes et al. 2021")
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main(["reproduce", "writespaper", "--quick"]) == 0
+    finally:
+        rep.unregister_reproduction("writespaper")
+    folder = tmp_path / "results" / "reproduce-writespaper-quick"
+    assert (folder / "report.html").is_file()
+    captured = capsys.readouterr()
+    assert captured.err == f"reproduce writespaper: results in {folder.resolve()}\n"
+    assert captured.out == f"{Path('results/reproduce-writespaper-quick/report.html')}\n"

@@ -120,3 +120,53 @@ def test_compaction_merges_files_and_a_killed_one_loses_and_duplicates_nothing(t
     store.append([_rec("j4")])
     assert store.compact() is not None and len(store.files()) == 1
     assert len(load_results(tmp_path, all_attempts=True)) == 5
+
+
+def _damage(path, how: str) -> bytes:
+    """Make ``path`` unreadable as Parquet (``truncate`` keeps its first half, ``garbage``
+    replaces it by text, ``page`` overwrites its first page header but keeps the footer);
+    returns the bytes now on disk."""
+    data = path.read_bytes()
+    if how == "truncate":
+        data = data[:len(data) // 2]
+    elif how == "garbage":
+        data = b"not parquet at all\n"
+    else:
+        data = data[:4] + b"\xff" * 56 + data[60:]
+    path.write_bytes(data)
+    if how == "page":
+        assert pq.read_metadata(path).num_rows == 1  # the footer still reads
+    return data
+
+
+@pytest.mark.parametrize("how", ["truncate", "garbage", "page"])
+def test_an_unreadable_file_is_skipped_with_a_warning_naming_it(tmp_path, caplog, how):
+    store = ResultStore(tmp_path)
+    store.append([_rec("a", gpu_sim_insn=1)])
+    bad = store.append([_rec("b", gpu_sim_insn=2)])
+    store.append([_rec("c", gpu_sim_insn=3)])
+    damaged = _damage(bad, how)
+    df = query_results(tmp_path, "SELECT job_id, gpu_sim_insn FROM results ORDER BY job_id")
+    assert df["job_id"].tolist() == ["a", "c"] and df["gpu_sim_insn"].tolist() == [1, 3]
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and str(bad) in warned[0] and "unreadable" in warned[0]
+    assert ResultStore(tmp_path).finished() == {"a": "ok", "c": "ok"}
+    assert bad.read_bytes() == damaged  # a reader never touches it
+
+
+@pytest.mark.parametrize("how", ["truncate", "page"])
+def test_compaction_merges_the_readable_files_and_keeps_the_unreadable_one(tmp_path, caplog,
+                                                                           how):
+    store = ResultStore(tmp_path)
+    for job in "abc":
+        store.append([_rec(job)])
+    bad = store.files()[1]
+    damaged = _damage(bad, how)
+    merged = store.compact()
+    assert merged is not None
+    assert sorted(load_results(tmp_path)["job_id"]) == ["a", "c"]
+    aside = bad.with_name(bad.name + ".unreadable")
+    assert not bad.exists() and aside.read_bytes() == damaged  # moved aside, bytes intact
+    assert sorted(p.name for p in tmp_path.glob("records-*")) == sorted([merged.name, aside.name])
+    assert any(str(bad) in r.getMessage() and "aside" in r.getMessage()
+               for r in caplog.records)

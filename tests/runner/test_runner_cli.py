@@ -61,3 +61,46 @@ def test_sweep_with_unknown_key_exits_with_status_2(tmp_path, capsys):
 def test_reproduce_list_says_when_nothing_is_registered(capsys):
     assert main(["reproduce", "--list"]) == 0
     assert capsys.readouterr().out.strip()
+
+
+def test_query_summary_and_compact_skip_an_unreadable_file_and_name_it(results_dir, capsys,
+                                                                       caplog):
+    store = ResultStore(results_dir)
+    store.append([{"job_id": "c", "status": "ok", "finished_at": "3", "benchmark": "bfs",
+                   "variant": "v2", "gpu_sim_insn": 300, "wall_s": 1.0}])
+    bad = store.files()[1]  # job b's record
+    bad.write_bytes(b"PAR1 damaged")
+    assert main(["results", "query", str(results_dir),
+                 "SELECT job_id FROM results ORDER BY job_id", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.split() == ["job_id", "a", "c"]
+    assert main(["results", "summary", str(results_dir), "--format", "csv"]) == 0
+    assert capsys.readouterr().out.split() == ["variant,jobs,ok,failed,wall_s", "base,1,1,0,0.5",
+                                               "v2,1,1,0,1.0"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 2 and all(str(bad) in w for w in warnings)
+    assert main(["results", "compact", str(results_dir)]) == 0
+    assert "merged 2 record files" in capsys.readouterr().out
+    assert (results_dir / (bad.name + ".unreadable")).read_bytes() == b"PAR1 damaged"
+    assert main(["results", "query", str(results_dir), "SELECT count(*) AS n FROM results",
+                 "--format", "csv"]) == 0
+    assert capsys.readouterr().out.split() == ["n", "2"]
+
+
+@pytest.mark.parametrize("command", [["results", "summary"], ["results", "query", "_",
+                                                              "SELECT * FROM results"],
+                                     ["results", "compact"], ["report"]])
+def test_a_folder_that_is_not_a_result_folder_is_refused(tmp_path, capsys, command):
+    (tmp_path / "notes.txt").write_text("not a sweep\n")
+    argv = [a if a != "_" else str(tmp_path) for a in command]
+    if "_" not in command:
+        argv.append(str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path} is not a result folder") and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing written
+
+
+def test_summary_of_a_sweep_folder_without_records_has_no_rows(tmp_path, capsys):
+    ResultStore(tmp_path).write_manifest({"name": "empty", "jobs": []})
+    assert main(["results", "summary", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "(no rows)"

@@ -14,6 +14,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import psutil  # a dependency of dask's distributed, which warpsim requires
+import pyarrow.parquet as pq
 import pytest
 import sweep_jobfns as fns
 
@@ -129,7 +131,7 @@ sys.path.insert(0, {here!r})
 import sweep_jobfns
 from warpsim.runner.sweep import parse_sweep, run_sweep
 spec = parse_sweep({spec!r}, check_benchmarks=False)
-run_sweep(spec, {out!r}, jobs=2, simulate=sweep_jobfns.sleepy, resume=True, progress=False)
+run_sweep(spec, {out!r}, jobs=2, simulate=sweep_jobfns.{fn}, resume=True, progress=False)
 """
 
 
@@ -137,7 +139,8 @@ def test_killed_sweep_resumes_without_losing_or_duplicating_records(tmp_path):
     data = {"name": "kill", "benchmarks": ["a", "bb", "ccc", "dddd"], "seeds": list(range(5))}
     spec = parse_sweep(data, check_benchmarks=False)
     out = tmp_path / "out"
-    script = textwrap.dedent(_SWEEP_SCRIPT).format(here=str(HERE), spec=data, out=str(out))
+    script = textwrap.dedent(_SWEEP_SCRIPT).format(here=str(HERE), spec=data, out=str(out),
+                                                   fn="sleepy")
     env = dict(os.environ, SWEEP_TEST_SLEEP_S="0.25")
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=ROOT,
                             start_new_session=True, stderr=subprocess.PIPE)
@@ -174,3 +177,69 @@ def test_a_job_that_kills_its_worker_fails_alone(tmp_path):
     assert df.loc["b", "status"] == "failed"
     assert "worker process died" in df.loc["b", "error_message"]
     assert set(df.drop(index="b")["status"]) == {"ok"}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_kill_9_of_a_sweep_takes_its_workers_with_it(tmp_path):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    data = {"name": "orphans", "benchmarks": ["a", "bb"], "seeds": [0]}
+    script = textwrap.dedent(_SWEEP_SCRIPT).format(here=str(HERE), spec=data,
+                                                   out=str(tmp_path / "out"), fn="marked_sleepy")
+    env = dict(os.environ, SWEEP_TEST_SLEEP_S="300", SWEEP_TEST_MARK_DIR=str(marks))
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=ROOT,
+                            stderr=subprocess.PIPE)
+    workers: dict[int, int] = {}  # worker pid -> its parent's pid, as the worker saw it
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2:  # both workers are inside a 300 s job
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "the workers never started their jobs"
+            time.sleep(0.05)
+            workers = {int(m.name): int(m.read_text()) for m in marks.iterdir()
+                       if m.read_text()}
+        assert set(workers.values()) == {proc.pid}
+        os.kill(proc.pid, signal.SIGKILL)  # the sweep alone, as `kill -9 PID` does
+        proc.wait()
+        gone_by = time.monotonic() + 5
+        while any(map(_alive, workers)) and time.monotonic() < gone_by:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _alive(pid)], "workers outlived their sweep"
+    finally:
+        for pid in workers:  # never leave an orphan behind, even when the test fails
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "page"])
+def test_resume_moves_an_unreadable_record_file_aside_and_reruns_its_job(tmp_path, caplog,
+                                                                         damage):
+    spec = _spec()
+    run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant, progress=False)
+    files = ResultStore(tmp_path).files()
+    assert len(files) == 12
+    bad = files[4]
+    lost_job = pq.read_table(bad).column("job_id").to_pylist()
+    data = bad.read_bytes()  # damaged on disk: cut short, or a page header overwritten
+    data = data[:100] if damage == "truncate" else data[:4] + b"\xff" * 56 + data[60:]
+    bad.write_bytes(data)
+    kept = load_results(tmp_path).set_index("job_id")["finished_at"]
+    summary = run_sweep(spec, tmp_path, executor=InlineExecutor(), simulate=fns.instant,
+                        progress=False, resume=True)
+    assert (summary.skipped, summary.ok, summary.failed) == (11, 1, 0)
+    after = load_results(tmp_path, all_attempts=True)
+    _check_ok_records(after, spec)  # every job once: the lost one ran again
+    rerun = after.set_index("job_id").loc[lost_job, "finished_at"]
+    assert (rerun > kept.max()).all()
+    aside = bad.with_name(bad.name + ".unreadable")
+    assert not bad.exists() and aside.read_bytes() == data
+    assert any(str(bad) in r.getMessage() for r in caplog.records if r.levelname == "WARNING")

@@ -72,8 +72,11 @@ class SMKind:
     """One kind: its SM range and the configuration its SMs have."""
 
     index: int
+    """Position of the kind in ``sm_kinds.n_sms``."""
     first_sm: int
+    """Index of the kind's first SM."""
     n_sms: int
+    """SMs of the kind."""
     cfg: Any
     """The ``GPUConfig`` with this kind's resources in the ``sm``/``shmem`` sections."""
 

@@ -51,10 +51,11 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
         A GPGPU-Sim ``gpgpusim.config`` (and the BookSim file it names) read over ``config``,
         or over gtx480 when ``config`` is None; every launch is then timed.
     stats
-        Append one JSON record per kernel launch to this file.
+        Append one JSON record per kernel launch to this file, as each launch completes
+        (a faulting launch gets a record with ``status: "fault"``).
     """
     from warpsim.cudart.build import shim_dir
-    from warpsim.cudart.records import write_records
+    from warpsim.cudart.records import RecordWriter
     from warpsim.cudart.server import DeviceSpec, UnixServer
 
     if not argv:
@@ -67,8 +68,14 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
                            "--config gtx480 -o ...")
     _check_program(argv[0])
     lib = shim_dir()
+    try:
+        records = RecordWriter(stats, spec) if stats else None  # written launch by launch
+    except OSError as err:
+        raise WarpsimError(f"cannot write the records file {stats}: "
+                           f"{err.strerror or err}") from None
     tmp = tempfile.mkdtemp(prefix="warpsim-exec-")
-    server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name)
+    server = UnixServer(os.path.join(tmp, "cudart.sock"), spec, program=Path(argv[0]).name,
+                        records=records)
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib),
                                                          env.get("LD_LIBRARY_PATH")) if p)
@@ -81,13 +88,14 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     finally:
         server.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    if stats:
-        write_records(stats, server.contexts, spec, exit_status=status)
-    if spec.timed:
+    n_records = records.finish(status) if records is not None else 0
+    if spec.timed or records is not None:
         launches = sum(len(c.launches) for c in server.contexts)
         cycles = sum(c.sim_cycles for c in server.contexts)
-        print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es), {cycles} cycles "
-              f"on {cfg.name}" + (f"; records in {stats}" if stats else ""), file=sys.stderr)
+        print(f"warpsim: {Path(argv[0]).name}: {launches} kernel launch(es)"
+              + (f", {cycles} cycles on {cfg.name}" if spec.timed else "")
+              + (f"; {n_records} record(s) in {stats}" if records is not None else ""),
+              file=sys.stderr)
     return status
 
 

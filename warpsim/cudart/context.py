@@ -19,6 +19,7 @@ import logging
 import struct
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,9 +64,9 @@ class _Fatbin:
     error: ce.CudaError | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Launch:
-    """What the stats file records about one launch."""
+    """What the stats file records about one launch (compared by identity)."""
 
     kernel: str
     grid: tuple[int, int, int]
@@ -74,6 +75,19 @@ class _Launch:
     result: Any = None
     wall_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _cuda_error(err: WarpsimError) -> ce.CudaError:
+    """The CUDA error a failed launch reports (sticky when the context is unusable after)."""
+    if isinstance(err, MemoryAccessError):
+        return ce.CudaError(ce.ILLEGAL_ADDRESS, err.message, sticky=True)
+    if isinstance(err, BarrierDeadlockError):
+        return ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True)
+    if isinstance(err, UnsupportedPTXError):  # the kernel did not run: later results are wrong
+        return ce.CudaError(ce.INVALID_PTX, err.message, sticky=True)
+    if "step" in type(err).__name__.lower():
+        return ce.CudaError(ce.LAUNCH_TIMEOUT, err.message, sticky=True)
+    return ce.CudaError(ce.INVALID_CONFIGURATION, err.message)
 
 
 class CudaContext(ResourcesMixin):
@@ -85,11 +99,17 @@ class CudaContext(ResourcesMixin):
         The ``warpsim.Device`` the program runs on (timed when it has a configuration).
     program
         The program's name, for messages and records.
+    on_launch
+        Called as ``on_launch(context, index, launch)`` when a kernel launch completes or
+        faults (``launch.extra["fault"]`` then holds the message), e.g.
+        ``records.RecordWriter.add``.
     """
 
-    def __init__(self, device: Any, program: str = "<program>") -> None:
+    def __init__(self, device: Any, program: str = "<program>",
+                 on_launch: Callable[[CudaContext, int, _Launch], None] | None = None) -> None:
         self.device = device
         self.program = program
+        self.on_launch = on_launch
         self.fatbins: dict[int, _Fatbin] = {}
         self.functions: dict[int, tuple[int, str]] = {}
         self.variables: dict[int, tuple[int, str, int]] = {}
@@ -226,28 +246,31 @@ class CudaContext(ResourcesMixin):
         func, gx, gy, gz, bx, by, bz, shmem, _stream = ints
         kernel = self.kernel(func)
         args = self._unpack(kernel, blob)
-        self._pending = _Launch(kernel.name, (gx, gy, gz), (bx, by, bz), int(shmem))
+        pending = _Launch(kernel.name, (gx, gy, gz), (bx, by, bz), int(shmem))
+        self._pending = pending
         start = time.perf_counter()
         try:
             kernel.configure((gx, gy, gz), (bx, by, bz), shared_mem=int(shmem))(*args)
-        except MemoryAccessError as err:
-            raise ce.CudaError(ce.ILLEGAL_ADDRESS, err.message, sticky=True) from None
-        except BarrierDeadlockError as err:
-            raise ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True) from None
-        except UnsupportedPTXError as err:  # the kernel did not run: later results are wrong
-            raise ce.CudaError(ce.INVALID_PTX, err.message, sticky=True) from None
-        except LaunchError as err:
-            if "step" in type(err).__name__.lower():
-                raise ce.CudaError(ce.LAUNCH_TIMEOUT, err.message, sticky=True) from None
-            raise ce.CudaError(ce.INVALID_CONFIGURATION, err.message) from None
+        except (MemoryAccessError, BarrierDeadlockError, UnsupportedPTXError,
+                LaunchError) as err:
+            if pending not in self.launches:  # stopped before its result: recorded as a fault
+                pending.extra["fault"] = err.message
+                self.launches.append(pending)
+            pending.wall_s = time.perf_counter() - start
+            self._completed(pending)
+            raise _cuda_error(err) from None
         finally:
             self._pending = None
-        if self.launches:
-            self.launches[-1].wall_s = time.perf_counter() - start
+        pending.wall_s = time.perf_counter() - start
+        self._completed(pending)
         # the kernel's device printf text: the library writes it to the program's stdout at
         # the next synchronisation point (shim.c, ws_printf_flush)
         text = getattr(self.device.last_launch, "printf_output", "")
         return (0, [], text.encode()) if text else _OK
+
+    def _completed(self, launch: _Launch) -> None:
+        if self.on_launch is not None and launch in self.launches:
+            self.on_launch(self, self.launches.index(launch), launch)
 
     def _observe(self, kernel: Any, cfg: Any, result: Any) -> None:
         rec = self._pending or _Launch(kernel.name, cfg.grid, cfg.block, cfg.shared_bytes)

@@ -3,7 +3,11 @@
 Follows: the record of ``warpsim run --json`` (``benchmark``, ``config``, ``overrides``,
 ``stats``, ``ctas_per_sm``, ``wall_s``, ``per_launch``, ``energy`` ...), one record per kernel
 launch, written as JSON Lines. ``benchmark`` is the program's name; ``kernel``,
-``launch_index``, ``grid``, ``block``, ``shared_bytes`` and ``exit_status`` are added.
+``launch_index``, ``grid``, ``block``, ``shared_bytes``, ``exit_status``, ``status`` (``"ok"``,
+or ``"fault"`` for a launch that stopped on an error) and ``error_message`` are added.
+:class:`RecordWriter` appends each launch's record as the launch completes, so a program that
+faults or is killed keeps the records of what ran; when the program exits, its records are
+rewritten with its exit status (``verified``, ``exit_status``; null until then).
 Assumptions: [A] without a timing configuration ``stats`` holds the functional counts
 (``gpu_sim_insn``, ``gpgpu_n_tot_w_icount``) and ``config`` is ``"functional"``;
 [A] ``verified`` is the program's own verdict: exit status 0 (None when unknown).
@@ -12,13 +16,19 @@ Assumptions: [A] without a timing configuration ``stats`` holds the functional c
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
+import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["launch_records", "write_records"]
+_log = logging.getLogger(__name__)
+
+__all__ = ["RecordWriter"]
 
 
 def _number(value: Any) -> Any:
@@ -34,8 +44,9 @@ def _number(value: Any) -> Any:
 def _record(ctx: Any, index: int, launch: Any, spec: Any, exit_status: int | None
             ) -> dict[str, Any]:
     result = launch.result
+    fault = launch.extra.get("fault")
     stats = dict(getattr(result, "stats", None) or {})
-    if not stats:
+    if not stats and fault is None:
         stats = {"gpu_sim_insn": int(getattr(result, "thread_instructions", 0)),
                  "gpgpu_n_tot_w_icount": int(getattr(result, "warp_instructions", 0))}
     stats = {k: _number(v) for k, v in stats.items()}
@@ -53,7 +64,8 @@ def _record(ctx: Any, index: int, launch: Any, spec: Any, exit_status: int | Non
         "overrides": list(spec.overrides),
         "gpgpusim_config": getattr(spec, "gpgpusim_config", None), "size": None,
         "verified": None if exit_status is None else exit_status == 0,
-        "exit_status": exit_status, "mismatches": [], "launches": 1,
+        "exit_status": exit_status, "status": "ok" if fault is None else "fault",
+        "error_message": fault, "mismatches": [], "launches": 1,
         "grid": list(launch.grid), "block": list(launch.block),
         "shared_bytes": launch.shared_bytes, "stats": stats,
         "ctas_per_sm": {launch.kernel: ctas}, "wall_s": round(wall_s, 4),
@@ -71,21 +83,54 @@ def _record(ctx: Any, index: int, launch: Any, spec: Any, exit_status: int | Non
     return record
 
 
-def launch_records(contexts: list[Any], spec: Any, exit_status: int | None
-                   ) -> list[dict[str, Any]]:
-    """One record per launch of every context (program), in launch order."""
-    out = []
-    for ctx in contexts:
-        for i, launch in enumerate(ctx.launches):
-            out.append(_record(ctx, i, launch, spec, exit_status))
-    return out
+class RecordWriter:
+    """Appends one record per launch to ``path`` as each launch completes (thread-safe).
 
+    Parameters
+    ----------
+    path
+        The JSON Lines file (created when absent; earlier content is kept).
+    spec
+        The ``server.DeviceSpec`` the programs run with (its overrides are recorded).
+    """
 
-def write_records(path: str | Path, contexts: list[Any], spec: Any,
-                  exit_status: int | None) -> int:
-    """Append the records to ``path`` (JSON Lines); returns how many were written."""
-    records = launch_records(contexts, spec, exit_status)
-    with open(path, "a") as f:
-        for rec in records:
-            f.write(json.dumps(rec, default=str) + "\n")
-    return len(records)
+    def __init__(self, path: str | Path, spec: Any) -> None:
+        self.path = Path(path)
+        self.spec = spec
+        self.written: list[tuple[Any, int, Any]] = []
+        self._lock = threading.Lock()
+        with open(self.path, "a"):  # the file exists from the start; earlier runs' lines kept
+            pass
+        self._start = self.path.stat().st_size
+
+    def add(self, ctx: Any, index: int, launch: Any) -> None:
+        """Append the record of launch ``index`` of ``ctx`` (exit status not yet known)."""
+        line = json.dumps(_record(ctx, index, launch, self.spec, None), default=str) + "\n"
+        with self._lock:
+            self.written.append((ctx, index, launch))
+            try:
+                with open(self.path, "a") as f:
+                    f.write(line)
+            except OSError as err:  # kept in memory: finish() tries again
+                _log.warning("cannot append to the records file %s: %s", self.path,
+                             err.strerror or err)
+
+    def finish(self, exit_status: int | None) -> int:
+        """Rewrite this writer's records with the program's exit status (atomically: the
+        file is replaced by a complete copy); returns how many records there are."""
+        with self._lock:
+            if exit_status is None or not self.written:
+                return len(self.written)
+            prefix = self.path.read_bytes()[:self._start]
+            lines = [json.dumps(_record(ctx, i, launch, self.spec, exit_status), default=str)
+                     + "\n" for ctx, i, launch in self.written]
+            tmp = self.path.with_name(f".{self.path.name}.{uuid.uuid4().hex[:8]}.tmp")
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(prefix + "".join(lines).encode())
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, self.path)
+            finally:
+                tmp.unlink(missing_ok=True)
+            return len(self.written)

@@ -9,7 +9,8 @@ Two ways in: ``warpsim exec`` listens on a Unix socket whose path it gives the p
 ``$WARPSIM_CUDART_SOCKET`` (:func:`serve_unix`); a program started without it makes the
 library spawn ``python -m warpsim.cudart.server --fd N`` over a socket pair (:func:`main`),
 configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_GPGPUSIM_CONFIG``, ``$WARPSIM_OVERRIDES``
-(comma-separated) and ``$WARPSIM_STATS``.
+(comma-separated) and ``$WARPSIM_STATS`` (each launch's record is appended as the launch
+completes; the exit status is unknown there).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from warpsim.cudart.context import CudaContext
+from warpsim.cudart.records import RecordWriter
 from warpsim.errors import WarpsimError
 
 __all__ = ["DeviceSpec", "UnixServer", "main", "serve_connection"]
@@ -140,10 +142,12 @@ def _program_of_peer(pid: int | None) -> str:
 class UnixServer:
     """Listen on a Unix socket; one thread and one ``CudaContext`` per connected program."""
 
-    def __init__(self, path: str, spec: DeviceSpec, program: str) -> None:
+    def __init__(self, path: str, spec: DeviceSpec, program: str,
+                 records: RecordWriter | None = None) -> None:
         self.path = path
         self.spec = spec
         self.program = program
+        self.records = records
         self.contexts: list[CudaContext] = []
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
@@ -154,7 +158,8 @@ class UnixServer:
         self._accept.start()
 
     def _make_context(self) -> CudaContext:
-        ctx = CudaContext(self.spec.make_device(), program=self.program)
+        ctx = CudaContext(self.spec.make_device(), program=self.program,
+                          on_launch=self.records.add if self.records is not None else None)
         with self._lock:
             self.contexts.append(ctx)
         return ctx
@@ -186,18 +191,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m warpsim.cudart.server")
     ap.add_argument("--fd", type=int, required=True, help="connected socket to serve")
     args = ap.parse_args(argv)
-    from warpsim.cudart.records import write_records
-
     overrides = tuple(o for o in os.environ.get("WARPSIM_OVERRIDES", "").split(",") if o)
     spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides,
                       os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None)
     program = _program_of_peer(os.getppid())
     sock = socket.socket(fileno=args.fd)
+    stats = os.environ.get("WARPSIM_STATS")
     try:
-        ctx = serve_connection(sock, lambda: CudaContext(spec.make_device(), program=program))
-        stats = os.environ.get("WARPSIM_STATS")
-        if stats and ctx is not None:
-            write_records(stats, [ctx], spec, exit_status=None)
+        records = RecordWriter(stats, spec) if stats else None  # written launch by launch
+        serve_connection(sock, lambda: CudaContext(
+            spec.make_device(), program=program,
+            on_launch=records.add if records is not None else None))
+    except OSError as err:
+        print(f"warpsim: cannot write the records file {stats}: {err.strerror or err}",
+              file=sys.stderr)
+        return 2
     except WarpsimError as err:
         print(f"warpsim: {err.message}", file=sys.stderr)
         return 2

@@ -102,9 +102,15 @@ def _cmd_results_compact(args: argparse.Namespace) -> int:
 
 
 def _check_dir(directory: str) -> None:
+    from warpsim.runner.store import MANIFEST, ResultStore
+
     if not Path(directory).is_dir():
         raise WarpsimError(f"no result folder {directory}\n  hint: run `warpsim sweep FILE "
                            f"--out {directory}` first")
+    if not ResultStore(directory).is_result_folder():
+        raise WarpsimError(f"{directory} is not a result folder: it holds no {MANIFEST} and no "
+                           "records-*.parquet files\n  hint: give the --out folder of a "
+                           "`warpsim sweep` (default results/NAME)")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -118,7 +124,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from warpsim.runner.reproduce import list_reproductions, reproduce
+    from warpsim.runner.reproduce import list_reproductions, reproduce, result_folder
 
     if args.list or not args.paper:
         entries = list_reproductions()
@@ -127,8 +133,13 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         for entry in entries:
             print(f"{entry.name:<20} {entry.description}")
         return 0
-    result = reproduce(args.paper, quick=args.quick, out=args.out, jobs=args.jobs,
-                       dask=args.dask)
+    folder = result_folder(args.paper, args.quick, args.out)
+    try:
+        result = reproduce(args.paper, quick=args.quick, out=args.out, jobs=args.jobs,
+                           dask=args.dask)
+    finally:  # also when it stopped half way: say where its records are
+        if folder.exists():
+            print(f"reproduce {args.paper}: results in {folder.resolve()}", file=sys.stderr)
     if getattr(args, "json", False):  # one JSON object on stdout, whatever the result is
         print(json.dumps({"result": str(result)} if isinstance(result, str | Path) or
                          result is None else result, default=str))

@@ -6,19 +6,65 @@ operations, which is all :func:`warpsim.runner.sweep.run_sweep` uses: ``submit(f
 future, ``wait_first(futures)`` -> (done, pending) and ``shutdown(cancel)``; a future answers
 ``result()``. The local pool uses the ``spawn`` start method, so it behaves as a cluster worker
 does (nothing inherited from the parent but what is pickled) and is safe beside numba's threads.
+Its workers die with the sweep process, even when that is killed with ``kill -9``
+(:func:`_worker_init`): an orphaned worker would simulate on for minutes beside a resumed sweep.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from warpsim.errors import ConfigError
 
 __all__ = ["DaskExecutor", "Executor", "InlineExecutor", "LocalExecutor", "make_executor"]
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _watch_parent(parent_pid: int, poll_s: float) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(poll_s)
+    os._exit(1)
+
+
+def _worker_init(parent_pid: int, poll_s: float = 1.0) -> None:
+    """Initializer of each pool worker: make it die with the process that started it.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies
+    (``prctl(PR_SET_PDEATHSIG)``), at once, even inside a long numba call. Everywhere a daemon
+    thread also polls the parent id and exits the worker once it changed (the parent died and
+    the worker was re-parented); that thread runs whenever the worker holds no lock on Python.
+    A parent already dead before this ran is caught by the first check. (The kernel's signal
+    follows the parent *thread* that started the worker: the pool starts workers from the thread
+    that submits, :func:`warpsim.runner.sweep.run_sweep`'s caller, which outlives them.)
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl (an unusual libc): the thread remains
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent_pid, poll_s), daemon=True,
+                     name="warpsim-parent-watch").start()
+
+
+def _process_pool(n_workers: int) -> cf.ProcessPoolExecutor:
+    """``n_workers`` spawned processes that die with this one (see :func:`_worker_init`)."""
+    return cf.ProcessPoolExecutor(max_workers=n_workers,
+                                  mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_worker_init, initargs=(os.getpid(),))
 
 
 class Executor:
@@ -72,8 +118,7 @@ class LocalExecutor(Executor):
             raise ConfigError("jobs", n_workers, "a positive number of worker processes")
         self.n_workers = n
         self.description = f"local process pool, {n} worker{'s' if n != 1 else ''}"
-        self._pool = cf.ProcessPoolExecutor(max_workers=n,
-                                            mp_context=multiprocessing.get_context("spawn"))
+        self._pool = _process_pool(n)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:
         return self._pool.submit(fn, *args)
@@ -94,8 +139,7 @@ class LocalExecutor(Executor):
 
     def restart(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = cf.ProcessPoolExecutor(max_workers=self.n_workers,
-                                            mp_context=multiprocessing.get_context("spawn"))
+        self._pool = _process_pool(self.n_workers)
 
 
 class InlineExecutor(Executor):

@@ -24,6 +24,7 @@ __all__ = [
     "list_reproductions",
     "register_reproduction",
     "reproduce",
+    "result_folder",
     "sweep_and_report",
     "unregister_reproduction",
 ]
@@ -117,9 +118,15 @@ def reproduce(name: str, quick: bool = True, *, out: str | Path | None = None,
         listing = ", ".join(sorted(_REGISTRY)) or "none yet (each mechanism issue registers its "
         listing += "" if _REGISTRY else "paper with warpsim.runner.reproduce.register_reproduction)"
         raise ConfigError("reproduce", name, f"a registered reproduction; registered: {listing}")
-    folder = Path(out) if out is not None else \
-        Path("results") / f"reproduce-{name}{'-quick' if quick else ''}"
-    return entry.fn(quick=quick, out=folder, jobs=jobs, dask=dask)
+    return entry.fn(quick=quick, out=result_folder(name, quick, out), jobs=jobs, dask=dask)
+
+
+def result_folder(name: str, quick: bool = True, out: str | Path | None = None) -> Path:
+    """The folder :func:`reproduce` writes to: ``out``, else ``results/reproduce-<name>`` (with
+    ``-quick``) under the current folder."""
+    if out is not None:
+        return Path(out)
+    return Path("results") / f"reproduce-{name}{'-quick' if quick else ''}"
 
 
 def sweep_and_report(sweep: dict[str, Any], *, quick: bool, out: str | Path,

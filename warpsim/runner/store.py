@@ -11,6 +11,9 @@ Layout of a result folder ``DIR``:
 - ``DIR/sweep.json``: the sweep description and its job list (written the same way).
 - ``DIR/.lock``: held (``flock``) by the one sweep writing ``DIR``; released by the kernel when
   that process dies, so a killed sweep never blocks its resume.
+- ``DIR/records-*.parquet.unreadable``: a record file that cannot be read (damaged on disk or by
+  hand), moved aside by the next writer (a resumed sweep runs its jobs again). Readers skip an
+  unreadable file with a warning naming it, so one bad file never hides the others.
 
 In DuckDB the view ``results_all`` holds every record ever written (files may differ in columns:
 they are read with ``union_by_name``) and ``results`` holds one record per ``job_id``: the
@@ -22,12 +25,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from warpsim.errors import ConfigError, WarpsimError
 
@@ -42,7 +46,11 @@ __all__ = [
 MANIFEST = "sweep.json"
 """Name of the sweep description file inside a result folder."""
 
+_log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
 _PREFIX = "records-"
+_UNREADABLE = ".unreadable"
 _COMPACTED = "-compacted-"
 _SOURCES_KEY = b"warpsim_compacted_from"
 
@@ -96,6 +104,9 @@ class ResultStore:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
         self._lock_fd: int | None = None
+        self._warned: set[str] = set()
+        self._damaged: set[str] = set()
+        """Files whose footer reads but whose data does not (found by :meth:`_reading`)."""
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -121,9 +132,28 @@ class ResultStore:
         self._lock_fd = fd
         for stale in self.directory.glob(f".{_PREFIX}*.tmp"):
             stale.unlink()  # left by a killed writer: never renamed, so never a record
-        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
+        for path, reason in bad.items():
+            self._set_aside(path, reason)
         for name in self._superseded(every):
             (self.directory / name).unlink(missing_ok=True)  # left by a killed compaction
+
+    def _unreadable(self, path: Path, reason: str) -> None:
+        """A record file that cannot be read: the writer moves it aside, a reader warns once."""
+        if self._lock_fd is not None:
+            self._set_aside(path, reason)
+        elif path.name not in self._warned:
+            self._warned.add(path.name)
+            _log.warning("skipping the unreadable record file %s (%s); `warpsim sweep "
+                         "--resume` moves it aside and runs its jobs again", path, reason)
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        """Rename an unreadable record file to ``NAME.unreadable`` (the writer only)."""
+        aside = path.with_name(path.name + _UNREADABLE)
+        os.replace(path, aside)
+        self._warned.add(path.name)
+        _log.warning("moved the unreadable record file %s aside to %s (%s); its jobs count as "
+                     "not run", path, aside.name, reason)
 
     def unlock(self) -> None:
         """Release the writer lock (also released when the process dies)."""
@@ -171,16 +201,29 @@ class ResultStore:
     # -- reading -------------------------------------------------------------------------------
 
     def files(self) -> list[Path]:
-        """The record files to read, oldest first (files a compaction superseded excluded)."""
+        """The record files to read, oldest first (files a compaction superseded excluded).
+
+        A file that cannot be read as Parquet is left out with a warning naming it (once per
+        store object).
+        """
         if not self.directory.is_dir():
             return []
-        every = sorted(self.directory.glob(f"{_PREFIX}*.parquet"))
+        every, bad = _split_readable(sorted(self.directory.glob(f"{_PREFIX}*.parquet")))
+        every = [f for f in every if f.name not in self._damaged]
+        for path, reason in bad.items():
+            self._unreadable(path, reason)
         gone = self._superseded(every)
         return [f for f in every if f.name not in gone]
 
+    def is_result_folder(self) -> bool:
+        """Whether the folder holds a sweep description or record files (readable or not)."""
+        return self.directory.is_dir() and ((self.directory / MANIFEST).exists() or any(
+            self.directory.glob(f"{_PREFIX}*.parquet*")))
+
     @staticmethod
     def _superseded(files: list[Path]) -> set[str]:
-        """Names merged into a compacted file (present only if a compaction was killed)."""
+        """Names merged into a compacted file (present only if a compaction was killed);
+        ``files`` are readable ones."""
         import pyarrow.parquet as pq
 
         gone: set[str] = set()
@@ -203,12 +246,17 @@ class ResultStore:
         if self._lock_fd is None:
             with self:
                 return self.compact()
-        files = self.files()
-        if len(files) < 2:
+        if len(self.files()) < 2:
             return None
-        with self.connect() as con:
-            rel = con.sql("SELECT * FROM results_all")
-            table = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+
+        def read() -> tuple[list[Path], Any]:
+            files = self.files()
+            with self.connect() as con:
+                rel = con.sql("SELECT * FROM results_all")
+                return files, (rel.to_arrow_table() if hasattr(rel, "to_arrow_table")
+                               else rel.arrow())
+
+        files, table = self._reading(read)
         meta = dict(table.schema.metadata or {})
         meta[_SOURCES_KEY] = json.dumps([f.name for f in files]).encode()
         table = table.replace_schema_metadata(meta)
@@ -230,9 +278,11 @@ class ResultStore:
         out: dict[str, str] = {}
         if not self.files():
             return out
-        with self.connect() as con:
-            rows = con.execute("SELECT job_id, status FROM results").fetchall()
-        for job_id, status in rows:
+        def read() -> list[Any]:
+            with self.connect() as con:
+                return con.execute("SELECT job_id, status FROM results").fetchall()
+
+        for job_id, status in self._reading(read):
             out[str(job_id)] = str(status)
         return out
 
@@ -247,13 +297,66 @@ class ResultStore:
 
     def query(self, sql: str, *, polars: bool = False) -> Any:
         """Run ``sql`` over the views; a pandas DataFrame (polars with ``polars=True``)."""
-        with self.connect() as con:
-            return _run(con, sql, polars)
+        def read() -> Any:
+            with self.connect() as con:
+                return _run(con, sql, polars)
+
+        return self._reading(read)
+
+    def _reading(self, read: Callable[[], _T]) -> _T:
+        """``read()``; when DuckDB fails on data (not on the query), read each record file
+        whole to find damaged ones (a footer that reads, a page that does not), leave them out
+        with a warning (the writer also moves them aside) and ``read()`` again."""
+        import duckdb
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            return read()
+        except (duckdb.Error, ConfigError) as exc:
+            cause = exc.__cause__ if isinstance(exc, ConfigError) else exc
+            if not isinstance(cause, duckdb.Error) or isinstance(cause, _query_errors()):
+                raise
+            found = False
+            for f in self.files():
+                try:
+                    pq.read_table(f)
+                except (OSError, ValueError, pa.ArrowException) as err:
+                    found = True
+                    self._damaged.add(f.name)
+                    self._unreadable(f, str(err).splitlines()[0] if str(err) else
+                                     type(err).__name__)
+            if not found:
+                raise
+            return read()
 
     def load(self, *, all_attempts: bool = False, polars: bool = False) -> Any:
         """Every record as a DataFrame (one per job unless ``all_attempts``)."""
         view = "results_all" if all_attempts else "results"
         return self.query(f"SELECT * FROM {view} ORDER BY finished_at", polars=polars)
+
+
+def _query_errors() -> tuple[type[Exception], ...]:
+    import duckdb
+
+    return (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException)
+
+
+def _split_readable(files: list[Path]) -> tuple[list[Path], dict[Path, str]]:
+    """(the files whose Parquet footer reads, {unreadable file: why})."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    good: list[Path] = []
+    bad: dict[Path, str] = {}
+    for f in files:
+        try:
+            pq.read_metadata(f)
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            bad[f] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        else:
+            good.append(f)
+    return good, bad
 
 
 def _run(con: Any, sql: str, polars: bool = False) -> Any:
@@ -271,6 +374,12 @@ def _run(con: Any, sql: str, polars: bool = False) -> Any:
     except duckdb.Error as exc:
         raise ConfigError("sql", sql, "a DuckDB query over the tables results / results_all",
                           hint=str(exc).splitlines()[0]) from exc
+
+
+_EMPTY_TYPES = {"seed": "BIGINT", "pid": "BIGINT", "verified": "BOOLEAN",
+                "functional_cached": "BOOLEAN", "wall_s": "DOUBLE",
+                "sim_rate_insn_per_s": "DOUBLE"}
+"""Column types of the (empty) table of a folder without records; the rest are text."""
 
 
 def connect(directory: str | Path, *, files: list[Path] | None = None) -> Any:
@@ -296,7 +405,7 @@ def connect(directory: str | Path, *, files: list[Path] | None = None) -> Any:
         con.execute(f"CREATE VIEW results_all AS SELECT * FROM read_parquet({listing}, "
                     "union_by_name = true)")
     else:
-        cols = ", ".join(f'"{c}" VARCHAR' for c in METADATA_COLUMNS)
+        cols = ", ".join(f'"{c}" {_EMPTY_TYPES.get(c, "VARCHAR")}' for c in METADATA_COLUMNS)
         con.execute(f"CREATE TABLE results_all ({cols})")
     con.execute(
         "CREATE VIEW results AS SELECT * EXCLUDE (_attempt_rank) FROM ("
