@@ -2,6 +2,10 @@
 
 import sys
 
-from warpsim.cli import main
+try:
+    from warpsim.cli import main
 
-sys.exit(main())
+    sys.exit(main())
+except KeyboardInterrupt:  # Ctrl-C while importing, before ``main`` handles it
+    print("\nwarpsim: interrupted", file=sys.stderr)
+    sys.exit(130)

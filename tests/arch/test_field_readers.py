@@ -23,16 +23,17 @@ MECH = "warpsim/mechanisms/"
 
 READERS: dict[str, tuple[str, str]] = {
     "name": ("warpsim/cudart/records.py", "name"),
-    "kernel_launch_latency_cycles": (T + "driver.py", "kernel_launch_latency_cycles"),
+    "kernel_launch_latency_cycles": (T + "params.py", "kernel_launch_latency_cycles"),
     **{f"sm.{f}": (T + "dispatch.py", f) for f in (
         "n_threads_per_warp", "n_max_threads", "n_max_ctas", "n_registers",
         "n_max_regs_per_cta", "n_regs_alloc_granule")},
     "sm.n_max_threads_per_cta": ("warpsim/cudart/attributes.py", "n_max_threads_per_cta"),
-    **{f"sm.{f}": (T + "driver.py", f) for f in (
-        "n_sms", "n_schedulers", "sched_policy", "n_two_level_active_warps",
+    "sm.n_sms": (T + "driver.py", "n_sms"),
+    **{f"sm.{f}": (T + "params.py", f) for f in (
+        "n_schedulers", "sched_policy", "n_two_level_active_warps",
         "n_max_issue_per_warp", "ibuffer_entries", "scoreboard_entries", "n_fetch_per_cycle",
         "n_decode_per_cycle", "sub_core_model")},
-    **{f"regfile.{f}": (T + "driver.py", f) for f in (
+    **{f"regfile.{f}": (T + "params.py", f) for f in (
         "n_banks", "bank_mapping", "n_read_ports_per_bank", "n_write_ports_per_bank",
         "n_oc_steps_per_cycle", "collector_single_read_per_cycle")},
     "regfile.bank_width_bits": (P + "model.py", "bank_width_bits"),
@@ -46,7 +47,7 @@ READERS: dict[str, tuple[str, str]] = {
        for p in ("int32", "fp32", "fp64")},
     **{f"pipelines.{p}.op_initiation_interval_cycles": (T + "static.py", "initiation_of")
        for p in ("int32", "fp32", "fp64")},
-    "pipelines.n_ex_wb_slots": (T + "driver.py", "n_ex_wb_slots"),
+    "pipelines.n_ex_wb_slots": (T + "params.py", "n_ex_wb_slots"),
     **{f"{c}.{f}": (T + "memstate.py", f)
        for c in ("l1d", "l1c", "l1t", "l2")
        for f in ("line_bytes", "ways", "replacement", "write_policy", "alloc_policy",
@@ -62,7 +63,7 @@ READERS: dict[str, tuple[str, str]] = {
     "shmem.cta_limit_bytes": (T + "dispatch.py", "cta_limit_bytes"),
     "shmem.n_banks": ("warpsim/runtime/device.py", "n_banks"),
     "shmem.bank_width_bytes": ("warpsim/runtime/device.py", "bank_width_bytes"),
-    "shmem.latency_cycles": (T + "driver.py", "latency_cycles"),
+    "shmem.latency_cycles": (T + "params.py", "latency_cycles"),
     "icnt.latency_cycles": (T + "memstate.py", "latency_cycles"),
     "icnt.flit_bytes": (T + "memstate.py", "flit_bytes"),
     **{f"dram.{f}": (T + "memstate.py", f) for f in (
@@ -84,6 +85,12 @@ READERS: dict[str, tuple[str, str]] = {
         "comp_pj", "decomp_pj", "comp_leak_mw", "decomp_leak_mw", "gated_leak_frac",
         "wakeup_pj", "energy_clock_mhz")},
     "register_sharing.enabled": (MECH + "registry.py", "enabled"),
+    "warpman.enabled": (MECH + "registry.py", "enabled"),
+    **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
+        "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
+        "n_leader_temp_sm")},
+    **{f"sm_kinds.{f}": ("warpsim/arch/sm_kinds.py", f) for f in (
+        "n_sms", "n_registers", "n_max_threads", "n_max_ctas", "shmem_size_bytes")},
     "register_sharing.threshold_frac": (MECH + "register_sharing/occupancy.py",
                                         "threshold_frac"),
     **{f"register_sharing.{f}": (MECH + "register_sharing/__init__.py", f) for f in (

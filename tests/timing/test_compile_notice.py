@@ -46,8 +46,10 @@ def test_not_a_terminal_and_no_variable_prints_nothing(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-def _run_vector_add(progress: str | None) -> subprocess.CompletedProcess:
+def _run_vector_add(progress: str | None, cache_dir=None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
+    if cache_dir is not None:  # a numba cache of its own: the engine compiles in this process
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env.pop("WARPSIM_PROGRESS", None)
     env["NUMBA_DISABLE_JIT"] = "0"  # the notice is about compiling: also in the no-JIT pass
@@ -58,17 +60,17 @@ def _run_vector_add(progress: str | None) -> subprocess.CompletedProcess:
                           timeout=900)
 
 
-def test_fresh_process_announces_the_engine_compile():
-    """A fresh process compiles the cycle loop: both lines on stderr, the record unchanged
-    (the compile time it reports is within the announced duration)."""
-    proc = _run_vector_add("1")
+def test_fresh_process_announces_the_engine_compile(tmp_path):
+    """A process that compiles the cycle loop (an empty numba cache): both lines on stderr, the
+    record unchanged (the compile time it reports is within the announced duration)."""
+    proc = _run_vector_add("1", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert _START in proc.stderr.splitlines()
     announced = float(_DONE.search(proc.stderr).group(1))
     record = json.loads(proc.stdout)
     assert record["benchmark"] == "vector_add"
     assert 0 < record["numba_compile_s"] <= announced + 0.1
-    quiet = _run_vector_add(None)  # stderr is a pipe here: not a terminal
+    quiet = _run_vector_add(None, tmp_path)  # stderr is a pipe here: not a terminal
     assert quiet.returncode == 0, quiet.stderr
     assert "compiling the timing engine" not in quiet.stderr
     assert _untimed(json.loads(quiet.stdout)) == _untimed(record)
