@@ -151,3 +151,18 @@ def test_statically_linked_program_is_refused_with_the_fix(tmp_path):
 def test_missing_program_is_an_error():
     proc = warpsim_exec("--", os.path.join("no", "such", "program"))
     assert proc.returncode == 2 and "no such program" in proc.stderr
+
+
+def test_launch_timeout_stops_a_long_kernel_and_the_program_sees_it(build):
+    """A counting loop never repeats its state (no SpinError); --launch-timeout stops it."""
+    proc = warpsim_exec("--launch-timeout", "1.5", "--", str(build("endless")))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout == "launch: failed\n"
+    assert "count" in proc.stderr and "1.5" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3", "inf"])
+def test_launch_timeout_must_be_a_positive_number(value):
+    proc = warpsim_exec("--launch-timeout", value, "--", "true")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"launch timeout {value!r} is not a positive number of seconds" in proc.stderr

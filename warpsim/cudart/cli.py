@@ -35,7 +35,8 @@ def _check_program(path: str) -> None:
 
 
 def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),
-                stats: str | None = None, gpgpusim_config: str | None = None) -> int:
+                stats: str | None = None, gpgpusim_config: str | None = None,
+                launch_timeout_s: float | None = None) -> int:
     """Run ``argv`` with warpsim's libcudart; returns its exit status (128 + signal number
     when a signal ended it).
 
@@ -53,6 +54,9 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     stats
         Append one JSON record per kernel launch to this file, as each launch completes
         (a faulting launch gets a record with ``status: "fault"``).
+    launch_timeout_s
+        Fail a launch whose functional execution runs longer than this many seconds (the
+        program sees a launch failure and warpsim says where the kernel was); None: no limit.
     """
     from warpsim.cudart.build import shim_dir
     from warpsim.cudart.records import RecordWriter
@@ -60,7 +64,7 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
 
     if not argv:
         raise WarpsimError("no program given\n  hint: warpsim exec -- ./app args...")
-    spec = DeviceSpec(config, tuple(overrides), gpgpusim_config)
+    spec = DeviceSpec(config, tuple(overrides), gpgpusim_config, launch_timeout_s)
     if spec.timed:
         cfg = spec.resolve()  # bad names and files fail before the run
     elif overrides:
@@ -103,8 +107,12 @@ def _cmd_exec(args: argparse.Namespace) -> int:
     argv = list(args.program)
     if argv and argv[0] == "--":
         argv = argv[1:]
+    from warpsim.cudart.server import parse_timeout
+
+    timeout = parse_timeout(args.launch_timeout) if args.launch_timeout is not None else None
     return run_program(argv, config=args.config, overrides=tuple(args.override),
-                       stats=args.stats, gpgpusim_config=args.gpgpusim_config)
+                       stats=args.stats, gpgpusim_config=args.gpgpusim_config,
+                       launch_timeout_s=timeout)
 
 
 def add_subcommand(sub: Any) -> None:
@@ -122,6 +130,10 @@ def add_subcommand(sub: Any) -> None:
                         "--gpgpusim-config)")
     p.add_argument("--stats", metavar="FILE",
                    help="append one JSON record per kernel launch (warpsim run's format)")
+    p.add_argument("--launch-timeout", metavar="SECONDS", default=None,
+                   help="fail a kernel launch that executes longer than this (wall clock); "
+                        "default: no limit (a kernel that spins on unchanging state is "
+                        "stopped anyway)")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- ./app args...")
     p.set_defaults(func=_cmd_exec)
 

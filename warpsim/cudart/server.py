@@ -9,8 +9,8 @@ Two ways in: ``warpsim exec`` listens on a Unix socket whose path it gives the p
 ``$WARPSIM_CUDART_SOCKET`` (:func:`serve_unix`); a program started without it makes the
 library spawn ``python -m warpsim.cudart.server --fd N`` over a socket pair (:func:`main`),
 configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_GPGPUSIM_CONFIG``, ``$WARPSIM_OVERRIDES``
-(comma-separated) and ``$WARPSIM_STATS`` (each launch's record is appended as the launch
-completes; the exit status is unknown there).
+(comma-separated), ``$WARPSIM_LAUNCH_TIMEOUT`` (seconds) and ``$WARPSIM_STATS`` (each
+launch's record is appended as the launch completes; the exit status is unknown there).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from warpsim.cudart.context import CudaContext
 from warpsim.cudart.records import RecordWriter
 from warpsim.errors import WarpsimError
 
-__all__ = ["DeviceSpec", "UnixServer", "main", "serve_connection"]
+__all__ = ["DeviceSpec", "UnixServer", "main", "parse_timeout", "serve_connection"]
 
 
 class DeviceSpec:
@@ -43,13 +43,19 @@ class DeviceSpec:
         Dotted configuration overrides (``["regfile.n_banks=32"]``).
     gpgpusim_config
         A GPGPU-Sim ``gpgpusim.config`` read over ``config`` (gtx480 when ``config`` is None).
+    launch_timeout_s
+        Wall-clock limit of each launch's functional execution (``Device.launch_timeout_s``);
+        a launch past it fails with a ``LaunchTimeoutError`` the program sees as a launch
+        failure. None: no limit.
     """
 
     def __init__(self, config: str | None = None, overrides: tuple[str, ...] = (),
-                 gpgpusim_config: str | None = None) -> None:
+                 gpgpusim_config: str | None = None,
+                 launch_timeout_s: float | None = None) -> None:
         self.config = config
         self.overrides = tuple(overrides)
         self.gpgpusim_config = gpgpusim_config
+        self.launch_timeout_s = launch_timeout_s
         self._resolved: Any = None
 
     @property
@@ -75,8 +81,21 @@ class DeviceSpec:
 
         # device printf text travels to the program in the launch reply (context.py)
         if not self.timed:
-            return Device(printf_to_stdout=False)
-        return Device(config=self.resolve(), printf_to_stdout=False)
+            return Device(printf_to_stdout=False, launch_timeout_s=self.launch_timeout_s)
+        return Device(config=self.resolve(), printf_to_stdout=False,
+                      launch_timeout_s=self.launch_timeout_s)
+
+
+def parse_timeout(text: str) -> float:
+    """Seconds from ``--launch-timeout`` / ``$WARPSIM_LAUNCH_TIMEOUT`` (a positive number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise WarpsimError(f"launch timeout {text!r} is not a positive number of seconds\n"
+                           "  hint: e.g. --launch-timeout 60")
+    return value
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
@@ -192,8 +211,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fd", type=int, required=True, help="connected socket to serve")
     args = ap.parse_args(argv)
     overrides = tuple(o for o in os.environ.get("WARPSIM_OVERRIDES", "").split(",") if o)
+    timeout = os.environ.get("WARPSIM_LAUNCH_TIMEOUT") or None
+    try:
+        timeout_s = parse_timeout(timeout) if timeout is not None else None
+    except WarpsimError as err:
+        print(f"warpsim: WARPSIM_LAUNCH_TIMEOUT: {err.message}", file=sys.stderr)
+        return 2
     spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides,
-                      os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None)
+                      os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None, timeout_s)
     program = _program_of_peer(os.getppid())
     sock = socket.socket(fileno=args.fd)
     stats = os.environ.get("WARPSIM_STATS")

@@ -7,7 +7,6 @@ kernel pairs on GPU-H, weighted speedup).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,7 +59,6 @@ class ConcurrentGroup:
 
     def launch(self, kernel: Any, cfg: Any, params: bytes, textures: dict) -> Any:
         """Run the launch functionally now, keeping its trace for the group's timing."""
-        from warpsim.functional.executor import launch
         from warpsim.timing.concurrent import ConcurrentLaunch
 
         dev = self._dev
@@ -78,24 +76,14 @@ class ConcurrentGroup:
             if user_sink is not None:
                 user_sink(chunk)
 
-        result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
-                        params=params, dynamic_shared_bytes=cfg.shared_bytes,
-                        textures=textures, trace=True, trace_sink=sink,
-                        max_steps=dev.max_steps, launch_timeout_s=dev.launch_timeout_s,
-                        **dev._shmem_banks())
+        result = dev._run_functional(kernel, cfg, params, textures, trace=True, sink=sink)
         program, alloc, regs, tables, shmem = dev._timing_inputs(kernel, cfg)
         self._launches.append(ConcurrentLaunch(program, alloc, cfg.n_blocks,
                                                cfg.threads_per_block, regs, shmem, chunks, sms,
                                                tables, kernel.name))
         self._kernels.append(kernel)
         self.functional.append(result)
-        dev.last_launch = result
-        if dev.printf_to_stdout and result.printf_output:
-            sys.stdout.write(result.printf_output)
-            sys.stdout.flush()
-        for observe in dev._launch_observers:
-            observe(kernel, cfg, result)
-        return result
+        return dev._finish_launch(kernel, cfg, result)
 
     def _time(self) -> None:
         from warpsim.timing.concurrent import run_concurrent

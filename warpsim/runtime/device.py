@@ -415,8 +415,6 @@ class Device:
 
     def _launch(self, kernel: Kernel, cfg: LaunchConfig, params: bytes) -> Any:
         """Run one launch on the functional executor (arguments already checked and packed)."""
-        from warpsim.functional.executor import launch
-
         if self.closed:
             raise LaunchError(kernel.name, "the Device was closed",
                               hint="create a new warpsim.Device() and load the module again")
@@ -433,13 +431,25 @@ class Device:
                 if user_sink is not None:
                     user_sink(chunk)
 
-        result = launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
-                        params=params, dynamic_shared_bytes=cfg.shared_bytes,
-                        textures=textures, trace=self.trace or sim is not None,
-                        trace_sink=sink, max_steps=self.max_steps,
-                        launch_timeout_s=self.launch_timeout_s, **self._shmem_banks())
+        result = self._run_functional(kernel, cfg, params, textures,
+                                      trace=self.trace or sim is not None, sink=sink)
         if sim is not None:
             result = TimedLaunch(result, self._with_activity(kernel, result, sim.finish()))
+        return self._finish_launch(kernel, cfg, result)
+
+    def _run_functional(self, kernel: Kernel, cfg: LaunchConfig, params: bytes,
+                        textures: dict, *, trace: bool, sink: Any) -> Any:
+        """The launch on the functional executor with this device's limits and banking."""
+        from warpsim.functional.executor import launch
+
+        return launch(kernel.module.image, kernel.name, grid=cfg.grid, block=cfg.block,
+                      params=params, dynamic_shared_bytes=cfg.shared_bytes,
+                      textures=textures, trace=trace, trace_sink=sink,
+                      max_steps=self.max_steps, launch_timeout_s=self.launch_timeout_s,
+                      **self._shmem_banks())
+
+    def _finish_launch(self, kernel: Kernel, cfg: LaunchConfig, result: Any) -> Any:
+        """Record ``result`` as the last launch, echo the kernel's printf, tell observers."""
         self.last_launch = result
         if self.printf_to_stdout and result.printf_output:
             sys.stdout.write(result.printf_output)  # the kernel's own output, not a log
