@@ -24,18 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timing"))
 
 from timing_helpers import (
     EXIT,
-    FakeAlloc,
-    FakeProgram,
     Inst,
-    make_chunk,
     rec,
     simulate,
     small_config,
 )
-from timing_memstub import stub_memsys
 
 from warpsim.mechanisms.warpman.mechanism import WarpMan
-from warpsim.timing.driver import TimingSimulator
 
 X = Inst("exit", kind=EXIT)
 ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
@@ -56,12 +51,9 @@ def _cfg(mode, **over):
 
 def _run(cfg, warps, wpc, *, regs=8, shmem=0, skip_idle=True):
     mech = WarpMan(cfg)
-    sim = TimingSimulator(cfg, mechanism=mech, memsys=stub_memsys(None, 200),
-                          skip_idle_cycles=skip_idle)
-    sim.start(FakeProgram(INSTS), FakeAlloc(INSTS), n_ctas=len(warps) // wpc,
-              cta_threads=32 * wpc, regs_per_thread=regs, shmem_bytes=shmem)
-    sim.consume(make_chunk(warps, wpc))
-    return sim.finish(), mech.launches[-1]
+    res = simulate(cfg, INSTS, warps, wpc=wpc, regs=regs, shmem=shmem, skip_idle=skip_idle,
+                   mechanism=mech)
+    return res, mech.launches[-1]
 
 
 def _times(lr):

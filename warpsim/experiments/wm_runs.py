@@ -67,9 +67,7 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
     try:
         res = run_benchmark(sel.name, size=sel.size, device=dev, params=dict(sel.params) or None)
         stats = dict(dev.stats)
-        sim = getattr(dev, "_timing_sim", None)
-        mech = getattr(sim, "mechanism", None)
-        launches = list(getattr(mech, "launches", []) or [])
+        launches = list(getattr(dev.mechanism, "launches", []) or [])
         energy = energy_for_gpu(stats, dev.gpu_config)
     finally:
         dev.close()

@@ -491,6 +491,14 @@ class Device:
             return {}
         return {**self._timing_sim.cumulative_stats(), **self._activity}
 
+    @property
+    def mechanism(self) -> Any:
+        """The mechanism object the configuration enables (a ``CompositeMechanism`` for
+        several), as the timing model uses it: its per-launch records (e.g. WarpMan's
+        ``launches``) are readable after a launch. None on the baseline engine, on a
+        functional-only device and before the first timed launch."""
+        return None if self._timing_sim is None else self._timing_sim.mechanism
+
     def _with_activity(self, kernel: Kernel, functional: Any, timing: Any) -> Any:
         """Add the launch's GPUWattch activity counters (per-opcode ALU access units,
         non-register operands: docs/energy-model.md §4.1), derived from the per-PC counts of
