@@ -28,6 +28,8 @@ USES = {
     "cmath": "o[0] = std::sqrt(2.0) + std::fabs(-1.5f) + std::pow(2.0, 3.0) + M_E;",
     "stddef.h": "size_t n = 4; ptrdiff_t d = -1; o[0] = n + d;",
     "cstddef": "std::size_t n = 4; std::nullptr_t z = nullptr; o[0] = n + (z == nullptr);",
+    "assert.h": "assert(o != 0); o[0] = 1.0;",
+    "cassert": "assert(o[0] >= 0.0); o[0] = 1.0;",
 }
 
 

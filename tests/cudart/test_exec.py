@@ -166,3 +166,12 @@ def test_launch_timeout_must_be_a_positive_number(value):
     proc = warpsim_exec("--launch-timeout", value, "--", "true")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"launch timeout {value!r} is not a positive number of seconds" in proc.stderr
+
+
+def test_failed_device_assert_is_a_sticky_cuda_error_with_the_driver_lines(build):
+    proc = warpsim_exec("--", str(build("asserts")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "asserts.expected").read_text()
+    for block, thread in ((0, 7), (1, 8)):
+        assert (f"block: [{block},0,0], thread: [{thread},0,0] Assertion `x[i] > 0` failed."
+                in proc.stderr), proc.stderr

@@ -36,6 +36,7 @@ from warpsim.errors import (
     UnsupportedPTXError,
     WarpsimError,
 )
+from warpsim.functional.assertfail import DeviceAssertError
 from warpsim.functional.executor import StepLimitError
 from warpsim.functional.watchdog import LaunchTimeoutError, SpinError
 from warpsim.ptx.ir import FLOAT_TYPES, INT_TYPES
@@ -87,6 +88,8 @@ def _cuda_error(err: WarpsimError) -> ce.CudaError:
         return ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True)
     if isinstance(err, UnsupportedPTXError):  # the kernel did not run: later results are wrong
         return ce.CudaError(ce.INVALID_PTX, err.message, sticky=True)
+    if isinstance(err, DeviceAssertError):
+        return ce.CudaError(ce.ASSERT, err.message, sticky=True)
     if isinstance(err, StepLimitError | LaunchTimeoutError | SpinError):  # stopped mid-run
         return ce.CudaError(ce.LAUNCH_TIMEOUT, err.message, sticky=True)
     return ce.CudaError(ce.INVALID_CONFIGURATION, err.message)

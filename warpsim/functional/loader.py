@@ -267,6 +267,7 @@ def build_alu(inst: Instruction, ctx: LoadContext, fn2: Function) -> Any:
 
 def load_program(module: Module, kernel_name: str, image: ModuleImage | None = None) -> Program:
     """Compile kernel ``kernel_name`` of ``module`` (see module docstring)."""
+    from warpsim.functional.assertfail import build_assertfail
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
     from warpsim.functional.printf import build_vprintf
@@ -328,10 +329,13 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = _noop
         elif op == "call" and _is_builtin(module, inst, "vprintf"):
             runs[pc] = build_vprintf(inst, ctx)
+        elif op == "call" and _is_builtin(module, inst, "__assertfail"):
+            runs[pc] = build_assertfail(inst, ctx)
         elif op == "call":
             raise ctx.error(inst, "call of a function without a body",
-                            hint="only calls to .func definitions in the module and to "
-                                 "vprintf (device printf) are supported")
+                            hint="only calls to .func definitions in the module, to "
+                                 "vprintf (device printf) and to __assertfail (device "
+                                 "assert) are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
         elif op == "cvta":

@@ -32,7 +32,15 @@ from warpsim.errors import UnsupportedPTXError
 from warpsim.functional.memory import LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW
 from warpsim.ptx.ir import Instruction, OpKind
 
-__all__ = ["PRINTF_MAX_ARGS", "FormatError", "build_vprintf", "format_printf", "parse_format"]
+__all__ = [
+    "PRINTF_MAX_ARGS",
+    "FormatError",
+    "build_vprintf",
+    "call_param_slots",
+    "format_printf",
+    "parse_format",
+    "read_string",
+]
 
 PRINTF_MAX_ARGS = 32
 """Arguments a device ``printf`` accepts besides the format (Programming Guide)."""
@@ -271,12 +279,31 @@ def _read(bs: Any, t: int, addr: int, n: int) -> bytes:
     return buf[lo:lo + n].tobytes()
 
 
-def _string(bs: Any, t: int, addr: int) -> bytes:
-    """The NUL-terminated string at generic ``addr`` (ends at its region's end at most)."""
+def read_string(bs: Any, t: int, addr: int) -> bytes:
+    """The NUL-terminated string thread ``t`` sees at generic ``addr`` (ends at its region's
+    end at most)."""
     buf, lo, hi, _ = _region(bs, t, addr)
     chunk = buf[lo:hi]
     z = np.flatnonzero(chunk == 0)
     return chunk[:z[0] if z.size else chunk.size].tobytes()
+
+
+def call_param_slots(inst: Instruction, ctx: Any, name: str, *, n_params: int, n_rets: int,
+                     hint: str) -> tuple[list[int], list[int]]:
+    """Local-memory offsets of the call-scope ``.param`` arguments and results of a call to
+    the built-in ``name`` (``n_params`` arguments, at most ``n_rets`` results)."""
+    params = list(inst.srcs[1:])
+    rets = list(inst.dsts)
+    slots = []
+    for op in [*params, *rets]:
+        info = ctx.symbols.get(op.name) if op.kind is OpKind.SYMBOL else None
+        if info is None or info.space != "param_local":
+            raise ctx.error(inst, f"{name} operand that is not a call-scope .param variable")
+        slots.append(info.address)
+    if len(params) != n_params or len(rets) > n_rets:
+        raise ctx.error(inst, f"{name} with {len(params)} arguments and {len(rets)} results",
+                        hint=hint)
+    return slots[:n_params], slots[n_params:]
 
 
 def build_vprintf(inst: Instruction, ctx: Any) -> Any:
@@ -284,19 +311,10 @@ def build_vprintf(inst: Instruction, ctx: Any) -> Any:
     output into ``batch.printf_chunks`` and writes the return value."""
     from warpsim.functional.ldst import lanes_of
 
-    params = list(inst.srcs[1:])
-    rets = list(inst.dsts)
-    slots = []
-    for op in [*params, *rets]:
-        info = ctx.symbols.get(op.name) if op.kind is OpKind.SYMBOL else None
-        if info is None or info.space != "param_local":
-            raise ctx.error(inst, "vprintf operand that is not a call-scope .param variable")
-        slots.append(info.address)
-    if len(params) != 2 or len(rets) > 1:
-        raise ctx.error(inst, f"vprintf with {len(params)} arguments and {len(rets)} results",
-                        hint="vprintf takes (format, argument buffer) and returns an int")
-    fmt_off, arg_off = slots[0], slots[1]
-    ret_off = slots[2] if rets else -1
+    (fmt_off, arg_off), rets = call_param_slots(
+        inst, ctx, "vprintf", n_params=2, n_rets=1,
+        hint="vprintf takes (format, argument buffer) and returns an int")
+    ret_off = rets[0] if rets else -1
     cache: dict[bytes, tuple[Any, ...]] = {}
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
@@ -312,7 +330,7 @@ def build_vprintf(inst: Instruction, ctx: Any) -> Any:
             if fa == 0:
                 rvals[i] = -1
                 continue
-            fmt = _string(bs, t, fa)
+            fmt = read_string(bs, t, fa)
             parsed = cache.get(fmt)
             if parsed is None:
                 try:
@@ -327,7 +345,7 @@ def build_vprintf(inst: Instruction, ctx: Any) -> Any:
             n = parsed[2]
             buf = _read(bs, t, int(argp[i]), n) if n else b""
             bs.printf_chunks.append(format_printf(
-                fmt, buf, parsed, lambda a, t=t: _string(bs, t, a)))
+                fmt, buf, parsed, lambda a, t=t: read_string(bs, t, a)))
             rvals[i] = parsed[3]
         if ret_off >= 0:
             idx = (tidx * lb + ret_off)[:, None] + np.arange(4)
