@@ -175,3 +175,14 @@ def test_failed_device_assert_is_a_sticky_cuda_error_with_the_driver_lines(build
     for block, thread in ((0, 7), (1, 8)):
         assert (f"block: [{block},0,0], thread: [{thread},0,0] Assertion `x[i] > 0` failed."
                 in proc.stderr), proc.stderr
+
+
+def test_oob_report_lets_a_read_before_the_array_proceed_and_lists_it_at_exit(build):
+    exe = str(build("oob_read"))
+    strict = warpsim_exec("--", exe)
+    assert strict.returncode == 1 and strict.stdout == "failed: cudaErrorIllegalAddress\n"
+    proc = warpsim_exec("--oob", "report", "--", exe)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == "y[1]=1 y[31]=61\n"  # x[i] + x[i-1] = 2i - 1
+    assert "WARNING: 1 out-of-bounds global access(es)" in proc.stderr
+    assert "_Z8left_sumPKiPii (1)" in proc.stderr and "thread (0, 0, 0)" in proc.stderr

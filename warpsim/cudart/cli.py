@@ -36,7 +36,7 @@ def _check_program(path: str) -> None:
 
 def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),
                 stats: str | None = None, gpgpusim_config: str | None = None,
-                launch_timeout_s: float | None = None) -> int:
+                launch_timeout_s: float | None = None, oob: str = "fault") -> int:
     """Run ``argv`` with warpsim's libcudart; returns its exit status (128 + signal number
     when a signal ended it).
 
@@ -57,14 +57,17 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     launch_timeout_s
         Fail a launch whose functional execution runs longer than this many seconds (the
         program sees a launch failure and warpsim says where the kernel was); None: no limit.
+    oob
+        ``"report"``: global accesses just outside an allocation proceed as on a GPU and are
+        listed on stderr when the program ends; ``"fault"`` (default): they stop the launch.
     """
     from warpsim.cudart.build import shim_dir
     from warpsim.cudart.records import RecordWriter
-    from warpsim.cudart.server import DeviceSpec, UnixServer
+    from warpsim.cudart.server import DeviceSpec, UnixServer, report_oob
 
     if not argv:
         raise WarpsimError("no program given\n  hint: warpsim exec -- ./app args...")
-    spec = DeviceSpec(config, tuple(overrides), gpgpusim_config, launch_timeout_s)
+    spec = DeviceSpec(config, tuple(overrides), gpgpusim_config, launch_timeout_s, oob)
     if spec.timed:
         cfg = spec.resolve()  # bad names and files fail before the run
     elif overrides:
@@ -93,6 +96,7 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
         server.close()
         shutil.rmtree(tmp, ignore_errors=True)
     n_records = records.finish(status) if records is not None else 0
+    report_oob(server.contexts)
     if spec.timed or records is not None:
         launches = sum(len(c.launches) for c in server.contexts)
         cycles = sum(c.sim_cycles for c in server.contexts)
@@ -112,7 +116,7 @@ def _cmd_exec(args: argparse.Namespace) -> int:
     timeout = parse_timeout(args.launch_timeout) if args.launch_timeout is not None else None
     return run_program(argv, config=args.config, overrides=tuple(args.override),
                        stats=args.stats, gpgpusim_config=args.gpgpusim_config,
-                       launch_timeout_s=timeout)
+                       launch_timeout_s=timeout, oob=args.oob)
 
 
 def add_subcommand(sub: Any) -> None:
@@ -134,6 +138,10 @@ def add_subcommand(sub: Any) -> None:
                    help="fail a kernel launch that executes longer than this (wall clock); "
                         "default: no limit (a kernel that spins on unchanging state is "
                         "stopped anyway)")
+    p.add_argument("--oob", choices=("fault", "report"), default="fault",
+                   help="global accesses outside every allocation: stop the launch (fault, "
+                        "default) or, inside device memory, proceed as a GPU would and list "
+                        "them when the program ends (report)")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- ./app args...")
     p.set_defaults(func=_cmd_exec)
 

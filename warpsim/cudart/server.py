@@ -9,7 +9,8 @@ Two ways in: ``warpsim exec`` listens on a Unix socket whose path it gives the p
 ``$WARPSIM_CUDART_SOCKET`` (:func:`serve_unix`); a program started without it makes the
 library spawn ``python -m warpsim.cudart.server --fd N`` over a socket pair (:func:`main`),
 configured by ``$WARPSIM_CONFIG``, ``$WARPSIM_GPGPUSIM_CONFIG``, ``$WARPSIM_OVERRIDES``
-(comma-separated), ``$WARPSIM_LAUNCH_TIMEOUT`` (seconds) and ``$WARPSIM_STATS`` (each
+(comma-separated), ``$WARPSIM_LAUNCH_TIMEOUT`` (seconds), ``$WARPSIM_OOB`` (``fault`` or
+``report``) and ``$WARPSIM_STATS`` (each
 launch's record is appended as the launch completes; the exit status is unknown there).
 """
 
@@ -29,7 +30,14 @@ from warpsim.cudart.context import CudaContext
 from warpsim.cudart.records import RecordWriter
 from warpsim.errors import WarpsimError
 
-__all__ = ["DeviceSpec", "UnixServer", "main", "parse_timeout", "serve_connection"]
+__all__ = [
+    "DeviceSpec",
+    "UnixServer",
+    "main",
+    "parse_timeout",
+    "report_oob",
+    "serve_connection",
+]
 
 
 class DeviceSpec:
@@ -47,11 +55,20 @@ class DeviceSpec:
         Wall-clock limit of each launch's functional execution (``Device.launch_timeout_s``);
         a launch past it fails with a ``LaunchTimeoutError`` the program sees as a launch
         failure. None: no limit.
+    oob
+        ``"fault"`` (exact bounds checks) or ``"report"`` (global accesses just outside an
+        allocation proceed as on a GPU and are reported at exit; ``functional/oob.py``).
     """
 
     def __init__(self, config: str | None = None, overrides: tuple[str, ...] = (),
                  gpgpusim_config: str | None = None,
-                 launch_timeout_s: float | None = None) -> None:
+                 launch_timeout_s: float | None = None, oob: str = "fault") -> None:
+        from warpsim.functional.oob import OOB_MODES
+
+        if oob not in OOB_MODES:
+            raise WarpsimError(f"out-of-bounds mode {oob!r} is not one of "
+                               f"{', '.join(OOB_MODES)}\n  hint: --oob report")
+        self.oob = oob
         self.config = config
         self.overrides = tuple(overrides)
         self.gpgpusim_config = gpgpusim_config
@@ -80,10 +97,19 @@ class DeviceSpec:
         from warpsim.runtime import Device
 
         # device printf text travels to the program in the launch reply (context.py)
+        common = {"printf_to_stdout": False, "launch_timeout_s": self.launch_timeout_s,
+                  "oob": self.oob}
         if not self.timed:
-            return Device(printf_to_stdout=False, launch_timeout_s=self.launch_timeout_s)
-        return Device(config=self.resolve(), printf_to_stdout=False,
-                      launch_timeout_s=self.launch_timeout_s)
+            return Device(**common)
+        return Device(config=self.resolve(), **common)
+
+
+def report_oob(contexts: list[CudaContext]) -> None:
+    """Print, on stderr, every forgiven out-of-bounds access of the programs' devices."""
+    for ctx in contexts:
+        log = getattr(ctx.device, "oob_log", None)
+        if log is not None and log.count:
+            print(f"warpsim: {log.summary()}", file=sys.stderr)
 
 
 def parse_timeout(text: str) -> float:
@@ -217,14 +243,19 @@ def main(argv: list[str] | None = None) -> int:
     except WarpsimError as err:
         print(f"warpsim: WARPSIM_LAUNCH_TIMEOUT: {err.message}", file=sys.stderr)
         return 2
-    spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides,
-                      os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None, timeout_s)
+    try:
+        spec = DeviceSpec(os.environ.get("WARPSIM_CONFIG") or None, overrides,
+                          os.environ.get("WARPSIM_GPGPUSIM_CONFIG") or None, timeout_s,
+                          os.environ.get("WARPSIM_OOB") or "fault")
+    except WarpsimError as err:
+        print(f"warpsim: {err.message}", file=sys.stderr)
+        return 2
     program = _program_of_peer(os.getppid())
     sock = socket.socket(fileno=args.fd)
     stats = os.environ.get("WARPSIM_STATS")
     try:
         records = RecordWriter(stats, spec) if stats else None  # written launch by launch
-        serve_connection(sock, lambda: CudaContext(
+        ctx = serve_connection(sock, lambda: CudaContext(
             spec.make_device(), program=program,
             on_launch=records.add if records is not None else None))
     except OSError as err:
@@ -234,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     except WarpsimError as err:
         print(f"warpsim: {err.message}", file=sys.stderr)
         return 2
+    report_oob([ctx] if ctx is not None else [])
     return 0
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from warpsim.errors import LaunchError
 from warpsim.functional.barriers import BarrierUnit
 from warpsim.functional.loader import Kind
+from warpsim.functional.oob import OOBLog
 from warpsim.functional.program import ModuleImage, Program
 from warpsim.functional.simt_stack import Group, SimtStacks, ballot
 from warpsim.functional.textures import TextureDesc, TextureFetcher
@@ -117,7 +118,8 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
            batch_threads: int = DEFAULT_BATCH_THREADS,
            trace_sink: Callable[[TraceChunk], None] | None = None,
            shmem_banks: int = 32, shmem_bank_width_bytes: int = 4,
-           launch_timeout_s: float | None = None) -> LaunchResult:
+           launch_timeout_s: float | None = None, oob_log: OOBLog | None = None
+           ) -> LaunchResult:
     """Run kernel ``kernel`` of ``image`` functionally over the whole grid.
 
     ``params`` is the packed parameter buffer (little-endian, the PTX ``.param`` layout);
@@ -127,7 +129,9 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     ``shmem_banks`` banks of ``shmem_bank_width_bytes`` (the timed GPU's ``shmem.n_banks`` and
     ``shmem.bank_width_bytes``). A launch that repeats its state forever raises ``SpinError``,
     one running longer than ``launch_timeout_s`` wall seconds ``LaunchTimeoutError``
-    (``functional/watchdog.py``). Raises ``MemoryAccessError``, ``BarrierDeadlockError``,
+    (``functional/watchdog.py``). With ``oob_log`` a global access outside every allocation
+    but inside the heap proceeds and is recorded there (``functional/oob.py``). Raises
+    ``MemoryAccessError``, ``BarrierDeadlockError``,
     ``StepLimitError`` or ``LaunchError``."""
     t0 = time.perf_counter()
     prog = image.program(kernel)
@@ -152,6 +156,7 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
     run.watchdog = Watchdog(prog, launch_timeout_s)
+    run.oob_log = oob_log
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
     ltrace = LaunchTrace(prog.name, prog.opcodes, prog.lines, prog.n_values) if trace else None
@@ -213,6 +218,7 @@ class _Launch(BarrierUnit):
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
         self.printf_chunks: list[bytes] = []
+        self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
         self.n_branches = 0
         self.turn = 0

@@ -110,6 +110,9 @@ def _heap_part(bs: Any, tidx: np.ndarray, addr: np.ndarray, off: int, size: int,
             else np.zeros(full.size, np.bool_)
         if ok.all():
             return idx
+        if bs.oob_log is not None:  # inside the heap: forgiven and reported (functional/oob.py)
+            bs.oob_log.add(bs, tidx, full, np.flatnonzero(~ok), space)
+            return idx
         bad = int(np.argmin(ok))
         kind = 1
     a = int(full[bad])

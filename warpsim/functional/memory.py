@@ -65,6 +65,7 @@ class GlobalMemory:
         self._sizes: dict[int, int] = {}
         self._names: dict[int, str] = {}
         self._top = 0
+        self._floor = 0
         self.version = 0
         """Incremented whenever the buffer is reallocated (cached views become stale)."""
         self._tables: tuple[np.ndarray, np.ndarray] | None = None
@@ -106,8 +107,16 @@ class GlobalMemory:
         self._top = (self._starts[-1] - self.base + self._sizes[self._starts[-1]]
                      if self._starts else 0)
 
+    def keep_below_free(self, nbytes: int) -> None:
+        """Start allocations ``nbytes`` above the heap base: the bytes below stay zero and in
+        no allocation (``functional/oob.py``'s report mode). Only before the first alloc."""
+        if self._starts:
+            raise HeapError("keep_below_free after allocations were made")
+        self._floor = int(nbytes)
+        self._ensure_capacity(self._floor)
+
     def _find_gap(self, size: int, align: int) -> int:
-        prev_end = 0
+        prev_end = self._floor
         for start in self._starts:
             off = start - self.base
             cand = (prev_end + align - 1) & ~(align - 1)

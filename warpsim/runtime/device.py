@@ -19,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.errors import ConfigError, LaunchError, WarpsimError
+from warpsim.errors import ConfigError, LaunchError
 from warpsim.runtime.array import DeviceArray, DeviceMemoryError, _Allocation
 from warpsim.runtime.kernel import Kernel, LaunchConfig
 from warpsim.runtime.module import Module
 from warpsim.runtime.texture import Texture, check_texture_request
+from warpsim.runtime.timed import TimedDevice, TimedLaunch
 
 __all__ = ["Device", "TimedLaunch"]
 
@@ -32,7 +33,7 @@ _log = logging.getLogger(__name__)
 _ALLOC_ALIGN_BYTES = 256
 
 
-class Device:
+class Device(TimedDevice):
     """A simulated GPU (functional model): allocate memory, load modules, launch kernels.
 
     Parameters
@@ -93,7 +94,8 @@ class Device:
                  trace_sink: Callable[[Any], None] | None = None,
                  memory_bytes: int = 4 << 30, max_steps: int | None = None,
                  config: Any = None, timing: bool | None = None, overrides: Any = (),
-                 printf_to_stdout: bool = True, launch_timeout_s: float | None = None) -> None:
+                 printf_to_stdout: bool = True, launch_timeout_s: float | None = None,
+                 oob: str = "fault") -> None:
         for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
                              ("max_threads_per_block", max_threads_per_block),
                              ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
@@ -136,7 +138,17 @@ class Device:
             raise ConfigError("Device.launch_timeout_s", launch_timeout_s,
                               "a positive number of seconds or None")
         self.launch_timeout_s = launch_timeout_s
+        from warpsim.functional.oob import GUARD_BYTES, OOB_MODES, OOBLog
+
+        if oob not in OOB_MODES:
+            raise ConfigError("Device.oob", oob, " or ".join(map(repr, OOB_MODES)),
+                              hint="'report' lets accesses just outside an allocation proceed "
+                                   "as on a GPU, and reports them")
+        self.oob_log = OOBLog() if oob == "report" else None
+        """The forgiven out-of-bounds accesses (``oob="report"``; ``functional/oob.py``)."""
         self.memory = self._make_memory()
+        if self.oob_log is not None:  # zeros below the lowest allocation, as mapped memory
+            self.memory.keep_below_free(GUARD_BYTES)
         self.closed = False
         self._allocations: dict[int, _Allocation] = {}
         self._textures: dict[int, Texture] = {}
@@ -146,6 +158,7 @@ class Device:
         """The result of the most recent launch on this device: the functional executor's
         ``LaunchResult``, wrapped in a ``TimedLaunch`` (``.stats``, ``.timing``) when timed."""
         self._launch_observers: list[Callable[[Kernel, LaunchConfig, Any], None]] = []
+        self._oob_seen: dict[str, int] = {}
 
     def __repr__(self) -> str:
         mode = f"timed on {self.gpu_config.name}" if self.timing else "functional"
@@ -446,11 +459,18 @@ class Device:
                       params=params, dynamic_shared_bytes=cfg.shared_bytes,
                       textures=textures, trace=trace, trace_sink=sink,
                       max_steps=self.max_steps, launch_timeout_s=self.launch_timeout_s,
-                      **self._shmem_banks())
+                      oob_log=self.oob_log, **self._shmem_banks())
 
     def _finish_launch(self, kernel: Kernel, cfg: LaunchConfig, result: Any) -> Any:
         """Record ``result`` as the last launch, echo the kernel's printf, tell observers."""
         self.last_launch = result
+        log = self.oob_log
+        if log is not None and log.per_kernel.get(kernel.name, 0) > self._oob_seen.get(
+                kernel.name, 0):
+            new = log.per_kernel[kernel.name] - self._oob_seen.get(kernel.name, 0)
+            self._oob_seen[kernel.name] = log.per_kernel[kernel.name]
+            _log.warning("launch of %s: %d out-of-bounds global access(es) allowed "
+                         "(oob=report)", kernel.name, new)
         if self.printf_to_stdout and result.printf_output:
             sys.stdout.write(result.printf_output)  # the kernel's own output, not a log
             sys.stdout.flush()
@@ -465,123 +485,3 @@ class Device:
             return {}
         sh = self.gpu_config.shmem
         return {"shmem_banks": sh.n_banks, "shmem_bank_width_bytes": sh.bank_width_bytes}
-
-    # -- timing ----------------------------------------------------------------------------------
-
-    def concurrent(self, sm_sets: Any, *, restart: bool = False) -> Any:
-        """Run the launches of a ``with`` block as concurrent kernels on disjoint SM sets (the
-        k-th launch on ``sm_sets[k]``: SM indices, or an int naming an SM kind of the
-        configuration's ``sm_kinds``); their timing runs when the block ends and
-        ``group.results`` holds one ``timing.concurrent.ConcurrentResult`` per launch. With
-        ``restart`` each kernel runs again until every kernel finished once (the dissertation's
-        weighted-speedup window). Functional results are available at once.
-
-        >>> # with dev.concurrent([range(0, 8), range(8, 15)]) as group:
-        >>> #     k1[grid, block](a, b); k2[grid, block](c)
-        >>> # group.results[0].window_ipc
-        """
-        from warpsim.runtime.concurrent import ConcurrentGroup
-
-        return ConcurrentGroup(self, sm_sets, restart)
-
-    @property
-    def stats(self) -> dict[str, Any]:
-        """Timing counters summed over every timed launch on this device (``gpu_tot_*``)."""
-        if self._timing_sim is None:
-            return {}
-        return {**self._timing_sim.cumulative_stats(), **self._activity}
-
-    @property
-    def mechanism(self) -> Any:
-        """The mechanism object the configuration enables (a ``CompositeMechanism`` for
-        several), as the timing model uses it: its per-launch records (e.g. WarpMan's
-        ``launches``) are readable after a launch. None on the baseline engine, on a
-        functional-only device and before the first timed launch."""
-        return None if self._timing_sim is None else self._timing_sim.mechanism
-
-    def _with_activity(self, kernel: Kernel, functional: Any, timing: Any) -> Any:
-        """Add the launch's GPUWattch activity counters (per-opcode ALU access units,
-        non-register operands: docs/energy-model.md §4.1), derived from the per-PC counts of
-        what issued (the functional pass) and what reached a unit (the timing engine: a
-        mechanism that completes instructions without a unit saves ALU energy), to its timing
-        statistics and to the device's running sums."""
-        from warpsim.power.activity import gpuwattch_activity, inst_info
-        from warpsim.timing.fields import F_ACT_EXEC_THREADS, F_ACT_EXEC_WARPS
-
-        infos = getattr(kernel, "_activity_infos", None)
-        if infos is None:
-            program = kernel.module.image.program(kernel.name)
-            infos = [inst_info(i) for i in program.insts]
-            kernel._activity_infos = infos
-        pa = timing.pc_activity
-        if pa is None:
-            act = gpuwattch_activity(infos, functional.pc_warp_counts,
-                                     functional.pc_thread_counts)
-        else:
-            n = len(infos)  # the engine's last row is the implicit exit
-            act = gpuwattch_activity(infos, functional.pc_warp_counts,
-                                     functional.pc_thread_counts, pa[:n, F_ACT_EXEC_WARPS],
-                                     pa[:n, F_ACT_EXEC_THREADS])
-        timing.stats.update(act)
-        for name, value in act.items():
-            self._activity[name] = self._activity.get(name, 0.0) + value
-        return timing
-
-    def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
-        """Begin timing one launch (the simulator, and its memory system, persist)."""
-        program, alloc, regs, tables, shmem = self._timing_inputs(kernel, cfg)
-        self._timing_sim.start(program, alloc, n_ctas=cfg.n_blocks,
-                               cta_threads=cfg.threads_per_block, regs_per_thread=int(regs),
-                               shmem_bytes=shmem, tables=tables, kernel=kernel.name)
-        return self._timing_sim
-
-    def _timing_inputs(self, kernel: Kernel, cfg: LaunchConfig) -> tuple[Any, ...]:
-        """The timing simulator (made on first use) and what a launch of ``kernel`` needs:
-        ``(program, alloc, regs_per_thread, tables, shmem_bytes)``."""
-        from warpsim.mechanisms.hooks import noop_hooks
-        from warpsim.mechanisms.registry import mechanism_for
-        from warpsim.ptx.regalloc import allocate_registers
-        from warpsim.timing.driver import TimingSimulator
-        from warpsim.timing.static import build_static
-
-        if self._timing_sim is None:
-            mech = mechanism_for(self.gpu_config)
-            self._timing_sim = (TimingSimulator(self.gpu_config, hooks=noop_hooks())
-                                if mech is None else
-                                TimingSimulator(self.gpu_config, mechanism=mech))
-        mech = self._timing_sim.mechanism
-        program = kernel.module.image.program(kernel.name)
-        cached = getattr(kernel, "_timing_static", None)
-        if cached is None:
-            alloc = allocate_registers(program.fn, schedule=False)  # PTX order, as replayed
-            if mech is not None:
-                alloc = mech.compile_pass(program, alloc)
-            try:
-                regs = kernel.get_regs_per_thread()
-            except WarpsimError:  # no ptxas: the allocator's count, comparable with ptxas's
-                regs = alloc.regs_per_thread
-            extra = mech.extra_units if mech is not None else ()
-            cached = (alloc, regs, build_static(program, alloc, self.gpu_config, extra))
-            kernel._timing_static = cached
-        alloc, regs, tables = cached
-        shmem = int(program.shared_static_bytes) + int(cfg.shared_bytes)
-        return program, alloc, int(regs), tables, shmem
-
-
-class TimedLaunch:
-    """A timed launch: the functional ``LaunchResult`` (its attributes are available here too)
-    plus ``stats`` (the timing counters and derived metrics) and ``timing`` (``TimingResult``:
-    per-SM counters, cycles, simulation speed, numba compile time)."""
-
-    def __init__(self, functional: Any, timing: Any) -> None:
-        self.functional = functional
-        self.timing = timing
-        self.stats: dict[str, Any] = timing.stats
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.functional, name)
-
-    def __repr__(self) -> str:
-        s = self.stats
-        return (f"<warpsim TimedLaunch {self.functional.kernel}: {s['gpu_sim_cycle']} cycles, "
-                f"{s['gpu_sim_insn']} thread instructions, ipc {s['gpu_ipc']:.3g}>")
