@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.errors import WarpsimError
+from warpsim.runner.kernel_stats import SUMMARY_ROWS, format_launches
 
 __all__ = ["main"]
 
@@ -170,21 +171,6 @@ def _cmd_bench_run(args: argparse.Namespace) -> int:
     return 0 if result.verified else 1
 
 
-_SUMMARY_ROWS: tuple[tuple[str, str], ...] = (
-    ("gpu_sim_cycle", "d"), ("gpu_sim_insn", "d"), ("gpu_ipc", ".4f"),
-    ("gpgpu_n_tot_w_icount", "d"), ("gpu_warp_ipc", ".4f"), ("sm_avg_active_warps", ".2f"),
-    ("sched_issue_frac", ".4f"), ("L1D_total_cache_accesses", "d"),
-    ("L1D_total_cache_misses", "d"), ("L1D_total_cache_miss_rate", ".4f"),
-    ("L2_total_cache_accesses", "d"), ("L2_total_cache_misses", "d"),
-    ("L2_total_cache_miss_rate", ".4f"), ("dram_reads", "d"), ("dram_writes", "d"),
-    ("regfile_bank_reads", "d"), ("regfile_bank_writes", "d"),
-    ("regfile_bank_conflict_stalls", "d"), ("regfile_write_conflict_stalls", "d"),
-    ("regfile_bank_conflict_frac", ".4f"), ("gpgpu_n_shmem_bkconflict", "d"),
-    ("simt_divergence_frac", ".4f"),
-)
-"""Counters of the text summary of ``warpsim run``, in GPGPU-Sim's order, with formats."""
-
-
 def _number(value: Any) -> int | float | None:
     """A counter as a JSON number: ints stay ints, NaN/inf (an undefined ratio) become None."""
     if isinstance(value, (bool, np.bool_)):
@@ -210,7 +196,9 @@ def _run_one(name: str, args: argparse.Namespace, cfg: Any) -> dict[str, Any]:
                          "warp_insts": int(result.stats["gpgpu_n_tot_w_icount"]),
                          "timing_wall_s": float(t.wall_s),
                          "numba_compile_s": float(t.numba_compile_s),
-                         "ctas_per_sm": int(t.occupancy.get("ctas_per_sm", 0))})
+                         "ctas_per_sm": int(t.occupancy.get("ctas_per_sm", 0)),
+                         "grid": list(launch_cfg.grid), "block": list(launch_cfg.block),
+                         "stats": {k: _number(v) for k, v in result.stats.items()}})
         if status:
             done = sum(x["cycles"] for x in launches)
             print(f"\r\x1b[K{name}: launch {len(launches)} ({kernel.name}), {done} cycles",
@@ -258,7 +246,7 @@ def _format_run(record: dict[str, Any]) -> str:
     lines = [f"{record['benchmark']} ({record['size']}) on {record['config']}: {status}, "
              f"{record['launches']} launches"]
     lines += [f"  {line}" for line in record["mismatches"]]
-    for key, fmt in _SUMMARY_ROWS:
+    for key, fmt in SUMMARY_ROWS:
         value = s.get(key)
         text = "n/a" if value is None else format(value, fmt)
         lines.append(f"{key:<32} = {text}")
@@ -289,6 +277,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
                   flush=True)
             continue
         if i:
+            print()
+        if args.per_kernel:
+            print(format_launches(record["per_launch"]))
             print()
         print(_format_run(record))
         if args.energy and breakdown is not None:
@@ -363,6 +354,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="print one JSON record per benchmark (energy included)")
     p.add_argument("--energy", action="store_true", help="also print the energy breakdown")
+    p.add_argument("--per-kernel", action="store_true",
+                   help="also print each launch's statistics (GPGPU-Sim's per-kernel dump: "
+                        "kernel_name, kernel_launch_uid, gpu_sim_cycle, ...)")
     p.add_argument("-q", "--quiet", action="store_true", help="no status line on stderr")
     p.set_defaults(func=_cmd_run)
 
@@ -371,7 +365,8 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("nvcc", help="build a CUDA program for `warpsim exec` with nvcc (the "
                                     "nvidia-cuda-nvcc wheel when no CUDA toolkit is installed)",
-                       description="Runs nvcc with ARGS unchanged, adding -cudart shared and "
+                       description="Runs nvcc with ARGS unchanged, adding -cudart shared, "
+                                   "-lineinfo and "
                                    "warpsim's libcudart to link against, e.g. warpsim nvcc "
                                    "-arch=sm_80 -o app app.cu && warpsim exec -- ./app")
     p.add_argument("nvcc_args", nargs=argparse.REMAINDER, metavar="ARGS",

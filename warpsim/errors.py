@@ -150,18 +150,21 @@ class MemoryAccessError(WarpsimError):
         bounds: str = "",
         file: str | None = None,
         source_line: str = "",
+        src: tuple[str, int] | None = None,
     ) -> None:
         what = f"{problem} in {space} memory at address {address:#x}"
         if bounds:
             what += f" ({bounds})"
-        where = (f"kernel {kernel}, {_location(file, line)}, "
-                 f"thread {thread}, block {block}")
+        at = _location(file, line)
+        if src is not None:  # the CUDA source line (-lineinfo), then the PTX line
+            at = f"{src[0]}:{src[1]} (PTX {'line ' + str(line) if line else at})"
+        where = f"kernel {kernel}, {at}, thread {thread}, block {block}"
         if source_line:
             where += f"\n    {source_line.strip()}"
         super().__init__(
             _compose(what, where),
             kernel=kernel, line=line, thread=thread, block=block, address=address,
-            space=space, bounds=bounds, problem=problem,
+            space=space, bounds=bounds, problem=problem, src=src,
         )
 
 

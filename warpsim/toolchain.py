@@ -368,6 +368,10 @@ def _compiler_identity(backend: str) -> str:
     return f"nvcc {_tool_version(str(nvcc))} {nvcc}"
 
 
+_LINE_INFO_OPTIONS = frozenset({"-lineinfo", "--generate-line-info", "-G", "--device-debug"})
+"""Options that already give the PTX line (or debug) information."""
+
+
 def compile_cuda(
     source: str | os.PathLike[str],
     *,
@@ -385,7 +389,9 @@ def compile_cuda(
     arch
         Target, e.g. ``"sm_80"``; a malformed or unsupported one is a ``ConfigError``.
     options
-        Extra compiler options, passed as given (``-DN=4``, ``-lineinfo``, ``-I...``).
+        Extra compiler options, passed as given (``-DN=4``, ``-I...``); ``-lineinfo`` is
+        added unless they ask for line or debug information already, so that errors name the
+        CUDA source line (it adds ``.loc`` directives only, not code).
     name
         File name the compiler's messages use; defaults to the path as given.
     backend
@@ -399,6 +405,8 @@ def compile_cuda(
     """
     _check_arch(arch)
     options = tuple(str(o) for o in options)
+    if not set(options) & _LINE_INFO_OPTIONS:  # source lines for error messages; same code
+        options = (*options, "-lineinfo")
     text, path, display = _split_source(source, name)
     chosen = _backend_choice(backend)
     include_dirs: list[Path] = []
@@ -415,6 +423,8 @@ def compile_cuda(
     if chosen == "nvrtc":
         wheel_inc = [p for p in _wheel_files("*/include") if (p / "cuda_runtime.h").is_file()]
         ptx, log = _compile_nvrtc(text, display, arch, options, [*include_dirs, *wheel_inc[:1]])
+        # NVRTC writes the name it was given joined to the current folder: keep it as given
+        ptx = ptx.replace(f'"{os.path.join(os.getcwd(), display)}"', f'"{display}"')
     else:
         ptx, log = _compile_nvcc(text, path, display, arch, options)
     if "warning" in log:

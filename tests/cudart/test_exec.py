@@ -87,8 +87,10 @@ def test_timed_run_writes_one_record_per_launch(build, tmp_path, capfd):
     from warpsim.cudart.cli import run_program
 
     stats = tmp_path / "stats.jsonl"
-    status = run_program([str(build("symbols"))], config="gtx480", stats=str(stats))
-    out = capfd.readouterr().out
+    status = run_program([str(build("symbols"))], config="gtx480", stats=str(stats),
+                         per_kernel=True)
+    captured = capfd.readouterr()
+    out = captured.out
     assert status == 0, out
     assert out == (PROGRAMS / "symbols.expected").read_text()
     records = [json.loads(line) for line in stats.read_text().splitlines()]
@@ -103,6 +105,15 @@ def test_timed_run_writes_one_record_per_launch(build, tmp_path, capfd):
     assert first["energy"]
     assert set(first) >= {"benchmark", "config", "overrides", "stats", "ctas_per_sm",
                           "wall_s", "per_launch"}
+    # the per-kernel table on stderr sums the launches' records: bump_tablef ran twice
+    table = captured.err.split("warpsim: per kernel\n")[1].splitlines()
+    assert table[0].split() == ["kernel", "launches", "cycles", "thread", "insts", "IPC"]
+    for row, name in zip(table[1:3], ("_Z4polyPKfPfi", "_Z10bump_tablef"), strict=True):
+        mine = [r["stats"] for r in records if r["kernel"] == name]
+        cycles = sum(m["gpu_sim_cycle"] for m in mine)
+        insn = sum(m["gpu_sim_insn"] for m in mine)
+        assert row.split() == [name, str(len(mine)), str(cycles), str(insn),
+                               f"{insn / cycles:.2f}"]
 
 
 def test_exec_takes_a_gpgpusim_config_with_its_booksim_file(build, tmp_path, capfd):

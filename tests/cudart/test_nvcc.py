@@ -74,5 +74,9 @@ def test_nvcc_options_are_not_parsed_by_warpsim(monkeypatch, tmp_path, capsys):
     from warpsim.cudart.nvcc import nvcc_command
 
     assert nvcc_command(["-arch=sm_80", "-o", "x", "x.cu"])[1:3] == ["-cudart", "shared"]
-    # the user's -cudart choice is kept; a compile-only run links nothing (no -L)
-    assert nvcc_command(["--cudart=none", "-c", "x.cu"])[1:] == ["--cudart=none", "-c", "x.cu"]
+    # the user's -cudart choice is kept; a compile-only run links nothing (no -L); line
+    # information is added unless the user asks for it or for debug information
+    assert nvcc_command(["--cudart=none", "-c", "x.cu"])[1:] == ["-lineinfo", "--cudart=none",
+                                                                 "-c", "x.cu"]
+    assert nvcc_command(["--cudart=none", "-G", "-c", "x.cu"])[1:] == ["--cudart=none", "-G",
+                                                                       "-c", "x.cu"]

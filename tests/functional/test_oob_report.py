@@ -83,3 +83,14 @@ def test_report_mode_still_faults_outside_the_heap():
 def test_unknown_mode_is_a_config_error():
     with pytest.raises(ConfigError, match=r"Device\.oob"):
         warpsim.Device(oob="ignore")
+
+
+def test_fault_names_the_cuda_source_line_from_the_line_information():
+    """compile() adds -lineinfo, so the error names oob.cu's line 4 (x[i - 1]) before the
+    PTX line."""
+    dev, mod = _setup("fault")
+    x, y = dev.to_device(np.arange(32, dtype=np.int32)), dev.device_array(32, np.int32)
+    with pytest.raises(MemoryAccessError) as info:
+        mod.get_kernel("shift_read")[1, 32](x, y)
+    assert "at kernel shift_read, oob.cu:4 (PTX line " in info.value.message
+    assert info.value.src == ("oob.cu", 4)

@@ -36,7 +36,8 @@ def _check_program(path: str) -> None:
 
 def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),
                 stats: str | None = None, gpgpusim_config: str | None = None,
-                launch_timeout_s: float | None = None, oob: str = "fault") -> int:
+                launch_timeout_s: float | None = None, oob: str = "fault",
+                per_kernel: bool = False) -> int:
     """Run ``argv`` with warpsim's libcudart; returns its exit status (128 + signal number
     when a signal ended it).
 
@@ -60,6 +61,9 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
     oob
         ``"report"``: global accesses just outside an allocation proceed as on a GPU and are
         listed on stderr when the program ends; ``"fault"`` (default): they stop the launch.
+    per_kernel
+        With a timed GPU, print a table on stderr at the end: per kernel, its launches,
+        cycles, thread instructions and IPC.
     """
     from warpsim.cudart.build import shim_dir
     from warpsim.cudart.records import RecordWriter
@@ -97,6 +101,8 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
         shutil.rmtree(tmp, ignore_errors=True)
     n_records = records.finish(status) if records is not None else 0
     report_oob(server.contexts)
+    if spec.timed and per_kernel:
+        print(_per_kernel_table(server.contexts), file=sys.stderr)
     if spec.timed or records is not None:
         launches = sum(len(c.launches) for c in server.contexts)
         cycles = sum(c.sim_cycles for c in server.contexts)
@@ -105,6 +111,17 @@ def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[
               + (f"; {n_records} record(s) in {stats}" if records is not None else ""),
               file=sys.stderr)
     return status
+
+
+def _per_kernel_table(contexts: list[Any]) -> str:
+    """``warpsim: per kernel`` and the table of ``kernel_stats.format_per_kernel``."""
+    from warpsim.runner.kernel_stats import format_per_kernel
+
+    launches = [{"kernel": x.kernel, "stats": x.result.stats} for c in contexts
+                for x in c.launches if getattr(x.result, "stats", None)]
+    if not launches:
+        return "warpsim: no timed kernel launch completed"
+    return "warpsim: per kernel\n" + format_per_kernel(launches)
 
 
 def _cmd_exec(args: argparse.Namespace) -> int:
@@ -116,7 +133,7 @@ def _cmd_exec(args: argparse.Namespace) -> int:
     timeout = parse_timeout(args.launch_timeout) if args.launch_timeout is not None else None
     return run_program(argv, config=args.config, overrides=tuple(args.override),
                        stats=args.stats, gpgpusim_config=args.gpgpusim_config,
-                       launch_timeout_s=timeout, oob=args.oob)
+                       launch_timeout_s=timeout, oob=args.oob, per_kernel=args.per_kernel)
 
 
 def add_subcommand(sub: Any) -> None:
@@ -138,6 +155,9 @@ def add_subcommand(sub: Any) -> None:
                    help="fail a kernel launch that executes longer than this (wall clock); "
                         "default: no limit (a kernel that spins on unchanging state is "
                         "stopped anyway)")
+    p.add_argument("--per-kernel", action="store_true",
+                   help="with --config/--gpgpusim-config: print a table of launches, cycles, "
+                        "instructions and IPC per kernel at the end (stderr)")
     p.add_argument("--oob", choices=("fault", "report"), default="fault",
                    help="global accesses outside every allocation: stop the launch (fault, "
                         "default) or, inside device memory, proceed as a GPU would and list "

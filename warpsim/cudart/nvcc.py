@@ -1,7 +1,9 @@
 """``warpsim nvcc``: build a CUDA program for ``warpsim exec`` with no system CUDA toolkit.
 
 Follows: nvcc's own command line (every argument is passed through unchanged). warpsim adds
-``-cudart shared`` (unless the arguments choose ``-cudart``) and ``-L`` to a folder whose
+``-cudart shared`` (unless the arguments choose ``-cudart``), ``-lineinfo`` (unless they ask
+for line or debug information: warpsim's error messages then name CUDA source lines) and
+``-L`` to a folder whose
 ``libcudart.so`` is warpsim's runtime library (``build.py``), so that ``-lcudart`` resolves
 and the program asks for ``libcudart.so.13`` (``.12`` for an nvcc 12), which ``warpsim exec``
 provides. nvcc is found as the toolchain finds it (``toolchain._find_nvcc``: ``$CUDA_HOME``,
@@ -102,6 +104,8 @@ def nvcc_command(args: list[str]) -> list[str]:
         cmd.append(f"-I{include}")
     if not _has_option(args, "-cudart", "--cudart"):
         cmd += ["-cudart", "shared"]
+    if not _has_option(args, "-lineinfo", "--generate-line-info", "-G", "--device-debug"):
+        cmd.append("-lineinfo")  # source lines in warpsim's messages (no code change)
     if not _has_option(args, *_NO_LINK):
         version = _tool_version(str(nvcc))
         cmd.append(f"-L{_link_dir(version[0] if version else 13)}")

@@ -87,7 +87,7 @@ def access_fault(bs: Any, tidx: np.ndarray, addr: np.ndarray, i: int, kind: int,
     return MemoryAccessError(
         problem, kernel=bs.prog.name, line=inst.line or None, thread=tid, block=cta,
         address=int(addr[i]), space=space, bounds=bounds, file=bs.prog.file,
-        source_line=inst.text)
+        source_line=inst.text, src=inst.src)
 
 
 def _heap_part(bs: Any, tidx: np.ndarray, addr: np.ndarray, off: int, size: int, shift: int,

@@ -44,9 +44,13 @@ class OOBRecord:
     address: int
     space: str
     nearest: str
+    src: tuple[str, int] | None = None
+    """The CUDA source (file, line) when the PTX has line information."""
 
     def describe(self) -> str:
         where = f"{self.file or '<ptx>'}:{self.line}" if self.line else (self.file or "<ptx>")
+        if self.src is not None:
+            where = f"{self.src[0]}:{self.src[1]}, PTX {where}"
         return (f"kernel {self.kernel}, {where} ({self.source_line.strip()}), block "
                 f"{self.block}, thread {self.thread}: {self.space} address {self.address:#x} "
                 f"({self.nearest})")
@@ -74,7 +78,7 @@ class OOBLog:
             a = int(addr[i])
             self.records.append(OOBRecord(
                 bs.prog.name, bs.prog.file or "", int(inst.line or 0), inst.text or "", tid,
-                cta, a, space, bs.memory.describe_nearest(a)))
+                cta, a, space, bs.memory.describe_nearest(a), inst.src))
 
     def summary(self) -> str:
         """The report printed at exit (empty when nothing was forgiven)."""

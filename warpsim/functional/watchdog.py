@@ -100,7 +100,8 @@ class Watchdog:
     def _line(self, pc: int) -> str:
         insts = self.prog.insts
         inst = insts[min(pc, len(insts) - 1)]
-        return f"{inst.line} ({inst.text.strip()})"
+        src = f", {inst.src[0]}:{inst.src[1]}" if inst.src is not None else ""
+        return f"{inst.line} ({inst.text.strip()}{src})"
 
     @staticmethod
     def _block(run: Any, g: Any) -> tuple[int, int, int]:

@@ -148,6 +148,8 @@ class Instruction:
     """The statement as written, for listings and error messages."""
     spelling: str = ""
     """The dotted opcode exactly as written (modifier order varies: ``ld.volatile.shared``)."""
+    src: tuple[str, int] | None = field(default=None, compare=False)
+    """(source file, line) of the last ``.loc`` before it (``-lineinfo`` builds), or None."""
 
     @property
     def full_opcode(self) -> str:

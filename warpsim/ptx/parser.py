@@ -26,7 +26,8 @@ one, or comes back with another type, becomes a new register/variable named ``na
 (``$`` is legal in PTX identifiers), so every function keeps one flat, unique name table and the
 writer can emit all declarations at the top of the body.
 
-Assumptions: [A] ``.pragma``, ``.file``, ``.loc``, ``.section`` and ``@@DWARF`` are ignored.
+Assumptions: [A] ``.pragma``, ``.section`` and ``@@DWARF`` are ignored; ``.file``/``.loc`` only give
+instructions their source line (``Instruction.src``).
 [A] ``.callprototype``/``.branchtargets`` (indirect calls and branches), vector registers
 (``.reg .v4``) and ``.reg`` parameters raise ``UnsupportedPTXError``.
 """
@@ -84,7 +85,7 @@ class _Parser(StatementParser):
                 if m.address_size not in (32, 64):
                     raise self.err("address size must be 32 or 64", self.i - 1)
             elif tok in (".file", ".loc"):
-                self.skip_line()
+                self.source_directive()
             elif tok == ".section":
                 self.skip_braces()
             elif tok == ".pragma":
@@ -105,6 +106,12 @@ class _Parser(StatementParser):
         for name, i in self.uses_global:
             if name not in m.variables and name not in m.functions:
                 raise self.err(f"undefined symbol {name!r} in an initialiser", i)
+        names = self.file_names
+        for fn in m.functions.values():
+            for inst in fn.instructions:
+                if inst.src is not None:  # (file index, line) -> (path, line)
+                    f, ln = inst.src
+                    inst.src = (names[f], ln) if f in names else None  # type: ignore[index]
         return m
 
     def declaration(self) -> None:

@@ -9,6 +9,7 @@ this module implements, and adds the module-level directives on top of ``Stateme
 from __future__ import annotations
 
 import difflib
+import re
 
 from warpsim.errors import PTXSyntaxError, UnsupportedPTXError
 from warpsim.ptx import decls
@@ -83,6 +84,10 @@ class Body:
         table[name] = value
 
 
+_SOURCE_DIRECTIVE = re.compile(r'\.(loc|file)\s+(\d+)\s+(?:(\d+)|"([^"]*)")')
+"""``.loc F L ...`` (groups 2, 3) or ``.file F "path" ...`` (groups 2, 4)."""
+
+
 class StatementParser:
     """Token helpers and the parser of function bodies (instructions, operands)."""
 
@@ -101,6 +106,10 @@ class StatementParser:
         self.uses_global: list[tuple[str, int]] = []
         self.fn_name = ""
         self.imm_cache: dict[str, Operand] = {}
+        self.loc: tuple[int, int] | None = None
+        """(``.file`` index, line) of the last ``.loc`` in the current body."""
+        self.file_names: dict[int, str] = {}
+        """``.file`` index -> path (the directives may follow the functions)."""
 
     # ----------------------------------------------------------------- errors and tokens
     def err(self, problem: str, i: int | None = None, hint: str = "") -> PTXSyntaxError:
@@ -197,6 +206,7 @@ class StatementParser:
     def body(self, fn: Function) -> Body:
         """Parse a function body; the opening ``{`` is already consumed."""
         b = Body(fn)
+        self.loc = None
         texts, kinds = self.texts, self.kinds
         labels = fn.labels
         while True:
@@ -247,9 +257,21 @@ class StatementParser:
         elif tok == ".pragma":
             self.skip_past(";")
         elif tok in (".loc", ".file"):
-            self.skip_line()
+            self.source_directive()
         else:
             raise self.err("unknown directive inside a function body")
+
+    def source_directive(self) -> None:
+        """``.file N "path"`` / ``.loc N line col``: remembered for the source lines of
+        instructions (resolved when the module is parsed), then skipped."""
+        end = self.text.find("\n", self.starts[self.i])
+        line = self.text[self.starts[self.i]:len(self.text) if end < 0 else end]
+        m = _SOURCE_DIRECTIVE.match(line)
+        if m and m.group(1) == "loc":
+            self.loc = (int(m.group(2)), int(m.group(3)))
+        elif m and m.group(4) is not None:
+            self.file_names[int(m.group(2))] = m.group(4)
+        self.skip_line()
 
     def declare_var(self, body: Body, var: Variable) -> None:
         """Add a body-scope variable, renaming it when it shadows a visible name."""
@@ -390,7 +412,8 @@ class StatementParser:
         fn.instructions.append(Instruction(
             index=len(fn.instructions), opcode=op, types=sp.types, space=sp.space,
             vec=sp.vec, mods=sp.mods, dsts=dsts, srcs=srcs, guard=guard, guard_neg=guard_neg,
-            line=line, column=column, text=text, spelling=spelling))
+            line=line, column=column, text=text, spelling=spelling,
+            src=self.loc))  # type: ignore[arg-type]  # (file index, line) until resolved
 
     def bad_opcode(self, opcode: str, bad: str, i: int) -> None:
         if bad == "opcode":

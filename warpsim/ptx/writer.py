@@ -50,11 +50,17 @@ def write_ptx(module: Module) -> str:
     for var in module.variables.values():
         out.append(_variable(var, module))
     out.append("")
+    files: dict[str, int] = {}  # source file -> .file index, in order of first use
+    for fn in module.functions.values():
+        for inst in fn.instructions:
+            if inst.src is not None:
+                files.setdefault(inst.src[0], len(files) + 1)
     for fn in module.functions.values():
         if fn.defined:
-            out.append(_function(fn, module))
+            out.append(_function(fn, module, files))
         elif fn.is_entry:
             out.append(_header(fn) + "\n;")
+    out.extend(f'.file {n} "{name}"' for name, n in files.items())
     return "\n".join(out) + "\n"
 
 
@@ -239,7 +245,7 @@ def _bracket_extras(inst: Instruction, srcs: list[str]) -> list[str]:
     return srcs
 
 
-def _function(fn: Function, module: Module) -> str:
+def _function(fn: Function, module: Module, files: dict[str, int]) -> str:
     lines = [_header(fn), "{"]
     lines.extend(_reg_decls(fn.regs))
     for var in fn.variables:
@@ -248,9 +254,13 @@ def _function(fn: Function, module: Module) -> str:
     by_index: dict[int, list[str]] = {}
     for name, index in fn.labels.items():
         by_index.setdefault(index, []).append(name)
+    loc = None
     for inst in fn.instructions:
         for name in by_index.get(inst.index, ()):
             lines.append(f"{name}:")
+        if inst.src is not None and inst.src != loc:  # the source line (.loc persists)
+            loc = inst.src
+            lines.append(f"\t.loc {files[loc[0]]} {loc[1]} 0")
         lines.append(_instruction(inst, fn))
     for name in by_index.get(len(fn.instructions), ()):
         lines.append(f"{name}:")
