@@ -7,7 +7,10 @@ reported next to ptxas's).
 Register spelling: ``R7`` a 32-bit register, ``R4.64`` the aligned pair R4:R5 holding a 64-bit
 value (``R8.128`` a quad), ``P1`` a predicate (``!P1`` negated). A rematerialised value (see
 ``ptx/regalloc.py``) is written with a trailing ``~`` (``R3~``): it is recomputed into R3 next
-to the instruction. Each line is ``index  opcode operands`` followed by the PTX as written.
+to the instruction. Each line is ``index  opcode operands`` followed by the PTX as written;
+within a block the lines follow ``Allocation.order`` (the order the registers are valid for:
+the ptxas-like schedule of ``ptx/schedule.py``), so a register is never shown overwritten
+while it still holds a value.
 Block headers give ``[start, end)``, predecessors, successors (``EXIT`` for the virtual exit),
 IPDOM and loop depth; conditional branches carry ``reconverge @ PC``.
 """
@@ -124,6 +127,14 @@ def format_listing(module: Module, fn: Function, *, allocation: Allocation, cfg:
              "// R7: 32-bit register; R4.64: pair R4:R5; P1: predicate; R3~: recomputed into R3 "
              "at the use"]
     lines.extend("// " + row for row in format_resources(allocation, resources).splitlines())
+    pos = list(range(len(fn.instructions)))  # listing position of each PTX index
+    if allocation.order is not None:
+        for p, i in enumerate(allocation.order.tolist()):
+            pos[i] = p
+        if pos != sorted(pos):
+            lines.append("// instructions are listed in the order the registers were allocated "
+                         "for (the ptxas-like schedule within each block); the first column "
+                         "is the PTX index")
     lines.append("")
     at: dict[int, list[str]] = {}
     for name, idx in fn.labels.items():
@@ -140,8 +151,8 @@ def format_listing(module: Module, fn: Function, *, allocation: Allocation, cfg:
         if blk.virtual_exit:
             head += "  (no path to exit: virtual exit edge)"
         lines.append(head)
-        for i in range(blk.start, blk.end):
-            for name in sorted(at.get(i, ())):
+        for i in sorted(range(blk.start, blk.end), key=pos.__getitem__):
+            for name in sorted(at.get(i, ())):  # labels only start blocks
                 lines.append(f"{name}:")
             inst = fn.instructions[i]
             text = f"  {i:>{width}}  {body[i]:<{pad}}"
