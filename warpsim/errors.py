@@ -89,15 +89,18 @@ class UnsupportedPTXError(WarpsimError):
         kernel: str = "",
         source_line: str = "",
         hint: str = "",
+        src: tuple[str, int] | None = None,
     ) -> None:
         where = _location(file, line)
+        if src is not None:  # the CUDA source line (-lineinfo), then the PTX line
+            where = f"{src[0]}:{src[1]} (PTX {'line ' + str(line) if line else where})"
         if kernel:
             where += f" (kernel {kernel})"
         if source_line:
             where += f"\n    {source_line.strip()}"
         super().__init__(
             _compose(f"unsupported PTX: {what}", where, hint),
-            file=file, line=line, kernel=kernel, what=what,
+            file=file, line=line, kernel=kernel, what=what, src=src,
         )
 
 

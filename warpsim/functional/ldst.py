@@ -25,7 +25,7 @@ from warpsim.functional.memops import (
 from warpsim.functional.memory import LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW
 from warpsim.ptx.ir import SIGNED_TYPES, TYPE_BITS, Instruction, Operand, OpKind
 
-__all__ = ["build_cvta", "build_memory", "lanes_of"]
+__all__ = ["build_cvta", "build_memory", "lanes_of", "operand_address"]
 
 _SPACES = frozenset({"global", "shared", "local", "const", "param", "generic"})
 _WINDOW = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW, "param": PARAM_WINDOW}
@@ -60,6 +60,13 @@ def _address(inst: Instruction, op: Operand, ctx: Any) -> tuple[int, int, str]:
             return -1, ctx.symbol_value(inst, base.name, True) + op.value, ""
         return -1, info.address + op.value, info.space
     raise ctx.error(inst, f"address base of kind {base.kind.name}")
+
+
+def operand_address(inst: Instruction, op: Operand, ctx: Any) -> tuple[int, int]:
+    """(base register or -1, constant offset) of an address operand in a register or an
+    immediate address (``cp.async``)."""
+    base, off, _ = _address(inst, op, ctx)
+    return base, off
 
 
 def _space(inst: Instruction, ctx: Any, sym_space: str) -> str:

@@ -152,7 +152,7 @@ class LoadContext:
     def error(self, inst: Instruction, what: str, hint: str = "") -> UnsupportedPTXError:
         return UnsupportedPTXError(f"{what} in {inst.full_opcode!r}", file=self.file,
                                    line=inst.line or None, kernel=self.name,
-                                   source_line=inst.text, hint=hint)
+                                   source_line=inst.text, hint=hint, src=inst.src)
 
     def symbol(self, inst: Instruction, name: str) -> SymbolInfo:
         info = self.symbols.get(name)
@@ -268,6 +268,7 @@ def build_alu(inst: Instruction, ctx: LoadContext, fn2: Function) -> Any:
 def load_program(module: Module, kernel_name: str, image: ModuleImage | None = None) -> Program:
     """Compile kernel ``kernel_name`` of ``module`` (see module docstring)."""
     from warpsim.functional.assertfail import build_assertfail
+    from warpsim.functional.cp_async import build_cp
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
     from warpsim.functional.printf import build_vprintf
@@ -338,6 +339,8 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
                                  "assert) are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
+        elif op == "cp":
+            runs[pc] = build_cp(inst, ctx)
         elif op == "cvta":
             runs[pc] = build_cvta(inst, ctx)
         elif op in _WARP:

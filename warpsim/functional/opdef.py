@@ -110,5 +110,5 @@ def unsupported(inst: Instruction, why: str = "", hint: str = "") -> Unsupported
     if why:
         what += f": {why}"
     return UnsupportedPTXError(
-        what, line=inst.line or None, source_line=inst.text,
+        what, line=inst.line or None, source_line=inst.text, src=inst.src,
         hint=hint or "rewrite the PTX to use a supported form (see docs/ptx-semantics.md)")

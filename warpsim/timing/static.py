@@ -86,7 +86,7 @@ def classify(inst: Any) -> tuple[int, LatencyOp]:
     """(OPC_* class, LatencyOp) of a PTX instruction."""
     op = inst.opcode
     types = set(inst.types)
-    if op in _LDST_OPS:
+    if op in _LDST_OPS or _is_async_copy(inst):
         return tc.OPC_LDST, LatencyOp.ADD
     if op in _TENSOR_OPS:
         return tc.OPC_TENSOR, LatencyOp.MAD
@@ -103,8 +103,17 @@ def classify(inst: Any) -> tuple[int, LatencyOp]:
     return tc.OPC_INT32, lop
 
 
+def _is_async_copy(inst: Any) -> bool:
+    """``cp.async`` global-to-shared (not its commit/wait group operations): timed as a
+    global load whose data goes to shared memory, with no register to wait for
+    (functional/cp_async.py)."""
+    return inst.opcode == "cp" and inst.space == "shared" and "global" in inst.mods
+
+
 def _mem_kind(inst: Any) -> int:
     op, sp = inst.opcode, inst.space
+    if _is_async_copy(inst):
+        return tc.MK_LD_GLOBAL
     if op in ("tex", "tld4", "txq", "suld", "sust"):
         return tc.MK_LD_TEX
     if op in ("prefetch", "prefetchu"):
