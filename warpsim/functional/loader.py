@@ -269,6 +269,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     """Compile kernel ``kernel_name`` of ``module`` (see module docstring)."""
     from warpsim.functional.assertfail import build_assertfail
     from warpsim.functional.cp_async import build_cp
+    from warpsim.functional.device_malloc import build_free, build_malloc
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
     from warpsim.functional.printf import build_vprintf
@@ -332,11 +333,15 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_vprintf(inst, ctx)
         elif op == "call" and _is_builtin(module, inst, "__assertfail"):
             runs[pc] = build_assertfail(inst, ctx)
+        elif op == "call" and _is_builtin(module, inst, "malloc"):
+            runs[pc] = build_malloc(inst, ctx)
+        elif op == "call" and _is_builtin(module, inst, "free"):
+            runs[pc] = build_free(inst, ctx)
         elif op == "call":
             raise ctx.error(inst, "call of a function without a body",
-                            hint="only calls to .func definitions in the module, to "
-                                 "vprintf (device printf) and to __assertfail (device "
-                                 "assert) are supported")
+                            hint="only calls to .func definitions in the module and to "
+                                 "the built-ins vprintf (printf), __assertfail (assert), "
+                                 "malloc and free are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
         elif op == "cp":
