@@ -197,3 +197,12 @@ def test_oob_report_lets_a_read_before_the_array_proceed_and_lists_it_at_exit(bu
     assert proc.stdout == "y[1]=1 y[31]=61\n"  # x[i] + x[i-1] = 2i - 1
     assert "WARNING: 1 out-of-bounds global access(es)" in proc.stderr
     assert "_Z8left_sumPKiPii (1)" in proc.stderr and "thread (0, 0, 0)" in proc.stderr
+
+
+def test_relocatable_device_code_build_is_named_as_the_reason(build):
+    """-rdc=true links device code into SASS only: warpsim says so before the run and in the
+    launch error, instead of only "no PTX"."""
+    proc = warpsim_exec("--", str(build("memory", "-rdc=true")))
+    assert "built with relocatable device code (-rdc=true)" in proc.stderr
+    assert "device-side launches (dynamic parallelism)" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -155,6 +155,8 @@ def extract_ptx(data: bytes, *, max_sm: int | None = None) -> str:
             "the program embeds no PTX (only SASS for " +
             (", ".join(f"sm_{s}" for s in sass) or "no target") + "); warpsim runs PTX\n"
             "  hint: build with -arch=sm_80 (which embeds compute_80 PTX) or add "
-            "-gencode arch=compute_80,code=compute_80")
+            "-gencode arch=compute_80,code=compute_80; a build with -rdc=true links its device "
+            "code into SASS only: warpsim supports neither separately compiled device code "
+            "nor device-side launches (dynamic parallelism)")
     best = max(ptx, key=lambda e: e.sm)
     return _payload_text(best)
