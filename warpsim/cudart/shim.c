@@ -392,6 +392,31 @@ static const ws_layout *ws_get_layout(const void *func, int *status) {
     return l;
 }
 
+/* Stream capture (shim_graph.c). */
+static int ws_is_capturing(cudaStream_t s);
+static cudaError_t ws_capture_kernel(cudaStream_t s, const void *func, dim3 gd, dim3 bd,
+                                     const unsigned char *params, uint64_t n, size_t shmem);
+static cudaError_t ws_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind);
+static cudaError_t ws_capture_set(cudaStream_t s, void *dst, int value, size_t count);
+static cudaError_t ws_capture_host(cudaStream_t s, cudaHostFn_t fn, cudaStreamCallback_t cb,
+                                   void *user);
+
+/* Run a launch whose parameter buffer is packed already (a launch, or a graph's kernel). */
+static cudaError_t ws_launch_params(const void *func, dim3 g, dim3 b,
+                                    const unsigned char *buf, uint64_t nbytes, size_t shmem,
+                                    cudaStream_t stream) {
+    ws_printf_flush();  /* a launch is a synchronisation point for earlier printf output */
+    if (ws_any_managed) ws_managed_sync(1);  /* host writes to managed memory -> device */
+    ws_reply r;
+    ws_call("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem, U(stream)), buf,
+            nbytes, &r);
+    if (r.status == cudaSuccess) ws_printf_keep(r.blob, r.blob_len);  /* device printf */
+    free(r.blob);
+    if (ws_any_managed) ws_managed_sync(0);  /* and the kernel's writes back */
+    return ws_ret(r.status);
+}
+
 static cudaError_t ws_launch(const void *func, dim3 g, dim3 b, void **args, size_t shmem,
                              cudaStream_t stream) {
     int status = 0;
@@ -399,16 +424,11 @@ static cudaError_t ws_launch(const void *func, dim3 g, dim3 b, void **args, size
     if (!l) return ws_ret(status);
     unsigned char *buf = calloc(1, l->nbytes ? l->nbytes : 1);
     for (int i = 0; i < l->n; i++) memcpy(buf + l->off[i], args[i], l->size[i]);
-    ws_printf_flush();  /* a launch is a synchronisation point for earlier printf output */
-    if (ws_any_managed) ws_managed_sync(1);  /* host writes to managed memory -> device */
-    ws_reply r;
-    ws_call("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem, U(stream)), buf,
-            l->nbytes, &r);
-    if (r.status == cudaSuccess) ws_printf_keep(r.blob, r.blob_len);  /* device printf */
-    free(r.blob);
-    if (ws_any_managed) ws_managed_sync(0);  /* and the kernel's writes back */
+    cudaError_t e = ws_is_capturing(stream)
+        ? ws_ret(ws_capture_kernel(stream, func, g, b, buf, l->nbytes, shmem))
+        : ws_launch_params(func, g, b, buf, l->nbytes, shmem, stream);
     free(buf);
-    return ws_ret(r.status);
+    return e;
 }
 
 WS_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -450,3 +470,4 @@ WS_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const voi
 #include "shim_managed.c"
 #include "shim_memory.c"
 #include "shim_device.c"
+#include "shim_graph.c"

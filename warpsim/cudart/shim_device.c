@@ -307,6 +307,7 @@ static const struct { int code; const char *name, *text; } ws_errors[] = {
                                              "the device"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
@@ -315,6 +316,8 @@ static const struct { int code; const char *name, *text; } ws_errors[] = {
     {710, "cudaErrorAssert", "device-side assert triggered"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {801, "cudaErrorNotSupported", "operation not supported"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is "
+                                               "capturing"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -374,13 +377,14 @@ WS_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigne
 WS_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                             void *userData, unsigned int flags) {
     (void)flags;
+    if (ws_is_capturing(stream)) return ws_ret(ws_capture_host(stream, NULL, callback, userData));
     ws_printf_flush();
     callback(stream, cudaSuccess, userData);  /* everything before it has completed */
     return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
-    (void)stream;
+    if (ws_is_capturing(stream)) return ws_ret(ws_capture_host(stream, fn, NULL, userData));
     ws_printf_flush();
     fn(userData);
     return cudaSuccess;

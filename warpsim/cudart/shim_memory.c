@@ -195,7 +195,7 @@ WS_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 
 WS_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (ws_is_capturing(stream)) return ws_ret(ws_capture_copy(stream, dst, src, count, kind));
     return ws_copy(dst, src, count, kind);
 }
 
@@ -228,7 +228,7 @@ WS_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
 
 WS_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                                       cudaStream_t stream) {
-    (void)stream;
+    if (ws_is_capturing(stream)) return ws_ret(ws_capture_set(stream, devPtr, value, count));
     return cudaMemset(devPtr, value, count);
 }
 
