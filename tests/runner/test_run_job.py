@@ -17,6 +17,13 @@ def _counts(job):
             "verified": True}
 
 
+def _compiling(job):
+    import time
+
+    time.sleep(0.05)  # the job's wall time includes a (pretend) 0.04 s engine compile
+    return {"stats": {"gpu_sim_insn": 3000}, "extra": {"numba_compile_s": 0.04}}
+
+
 def _config_error(job):
     raise ConfigError("wir.rb_entries", 3, "a power of two", hint="try 4")
 
@@ -38,6 +45,11 @@ def test_record_has_metadata_counters_and_rate():
     assert json.loads(rec["config"])["regfile"]["n_banks"] == 32
     assert rec["gpu_sim_insn"] == 3000 and rec["verified"] is True
     assert rec["sim_rate_insn_per_s"] == pytest.approx(3000 / rec["wall_s"])
+
+
+def test_rate_leaves_out_the_engine_compile():
+    rec = run_job(JOB, _compiling)
+    assert rec["sim_rate_insn_per_s"] == pytest.approx(3000 / (rec["wall_s"] - 0.04))
 
 
 def test_warpsim_error_is_recorded_with_its_context():

@@ -164,7 +164,8 @@ def _rate_section(df: Any, order: list[str]) -> Section | None:
     table = ok.pivot_table(index="benchmark", columns="variant", values=list(cols),
                            aggfunc="mean", sort=False)
     return Section("Simulation speed", [table_html(
-        table, caption="job wall time (s) and simulation rate (thread instructions per second)"
+        table, caption="job wall time (s, a worker's one-off engine compile included) and "
+                       "simulation rate (thread instructions per second, compile excluded)"
     )])
 
 

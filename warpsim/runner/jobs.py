@@ -386,7 +386,10 @@ def run_job(job: Job, simulate: SimulateFn | None = None, sweep: str = "") -> di
     cached = result.get("functional_cached")
     record["functional_cached"] = None if cached is None else bool(cached)
     insn = numeric.get("gpu_sim_insn")
-    if isinstance(insn, int | float) and wall > 0:
-        record["sim_rate_insn_per_s"] = insn / wall
+    compile_s = numeric.get("numba_compile_s")  # the engine's one-off compile, not simulation
+    busy = wall - compile_s if isinstance(compile_s, int | float) and \
+        math.isfinite(compile_s) and 0 <= compile_s < wall else wall
+    if isinstance(insn, int | float) and busy > 0:
+        record["sim_rate_insn_per_s"] = insn / busy
     record.update(numeric)
     return record
