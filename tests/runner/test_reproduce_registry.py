@@ -97,3 +97,26 @@ def test_cli_says_on_stderr_where_it_wrote(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.err == f"reproduce writespaper: results in {folder.resolve()}\n"
     assert captured.out == f"{Path('results/reproduce-writespaper-quick/report.html')}\n"
+
+
+def test_reproduce_shows_the_experiments_progress_lines(tmp_path, monkeypatch, capsys):
+    """With WARPSIM_PROGRESS=1 (or a terminal) the experiments' INFO lines reach stderr."""
+    import logging
+
+    from warpsim.cli import main
+
+    def chatty(*, quick, out, jobs, dask):
+        logging.getLogger("warpsim.experiments.chatty").info("chatty: bench 1 of 2")
+        return None
+
+    monkeypatch.setenv("WARPSIM_PROGRESS", "1")
+    rep.register_reproduction("chatty", chatty, "a paper that says what it runs")
+    logger = logging.getLogger("warpsim.experiments")
+    before = list(logger.handlers)
+    try:
+        assert main(["reproduce", "chatty", "--out", str(tmp_path)]) == 0
+    finally:
+        rep.unregister_reproduction("chatty")
+        for h in logger.handlers[len(before):]:
+            logger.removeHandler(h)
+    assert "chatty: bench 1 of 2" in capsys.readouterr().err

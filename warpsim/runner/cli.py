@@ -123,6 +123,24 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show_experiment_progress() -> Any:
+    """On a terminal (or with ``WARPSIM_PROGRESS=1``), the reproductions' INFO lines (each
+    simulation they start, ``warpsim.experiments`` loggers) go to stderr with the time; the
+    handler, or None."""
+    import logging
+
+    from warpsim.timing.progress import progress_wanted
+
+    if not progress_wanted():
+        return None
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("warpsim.experiments")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return handler
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from warpsim.runner.reproduce import list_reproductions, reproduce, result_folder
 
@@ -134,6 +152,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             print(f"{entry.name:<20} {entry.description}")
         return 0
     folder = result_folder(args.paper, args.quick, args.out)
+    _show_experiment_progress()
     try:
         result = reproduce(args.paper, quick=args.quick, out=args.out, jobs=args.jobs,
                            dask=args.dask)
