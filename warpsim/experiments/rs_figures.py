@@ -39,9 +39,9 @@ def _bars(path: Path, title: str, ylabel: str, groups: Sequence[str],
     ax.set_title(title, fontsize=10)
     ax.axhline(0, color="black", linewidth=0.6)
     if len(series) > 1:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # the legend is outside
     plt.close(fig)
     return path
 

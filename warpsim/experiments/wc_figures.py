@@ -66,9 +66,9 @@ def _bars(path: Path, rows: Mapping[str, Mapping[str, Any]], series: Mapping[str
     ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, ncol=min(4, len(series)))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the legend is outside
     plt.close(fig)
     return path
 
@@ -85,9 +85,9 @@ def _lines(path: Path, xs: Sequence[Any], curves: Mapping[str, Sequence[Any]], *
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the legend is outside
     plt.close(fig)
     return path
 
@@ -116,9 +116,9 @@ def _fig9(path: Path, rows: Mapping[str, Mapping[str, Any]]) -> Path | None:
     ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("energy / baseline total")
     ax.set_title("Fig. 9: RF energy, baseline (hatched) and WC, over the baseline", fontsize=10)
-    ax.legend(fontsize=7, ncol=4)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the legend is outside
     plt.close(fig)
     return path
 

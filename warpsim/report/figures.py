@@ -204,8 +204,7 @@ def plot_energy_breakdown(df: Any, baseline: str, *, series: str = "variant",
                 if not math.isfinite(val):
                     continue
                 ax.bar(x, val, width=width, bottom=bottom, color=colors[k % len(colors)],
-                       edgecolor="black", linewidth=0.3,
-                       label=comp[len("energy_"):-len("_pj")] if i == 0 and j == 0 else None)
+                       edgecolor="black", linewidth=0.3)
                 bottom += val
         ticks.append((i, bench))
     gx = len(benches) + 0.6
@@ -221,9 +220,25 @@ def plot_energy_breakdown(df: Any, baseline: str, *, series: str = "variant",
     ax.axhline(1.0, color="black", linestyle="--", linewidth=0.8)
     ax.set_ylabel(f"energy / {baseline} total")
     ax.set_title(title or "energy breakdown (bars left to right: " + ", ".join(variants) + ")")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
-              title="component")
+    from matplotlib.patches import Patch
+
+    # one entry per component whatever the first bar held, top of the stack first
+    handles = [Patch(facecolor=colors[k % len(colors)], edgecolor="black", linewidth=0.3,
+                     label=energy_label(comp)) for k, comp in enumerate(comps)][::-1]
+    ax.legend(handles=handles, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              frameon=False, title="component")
     return fig
+
+
+ENERGY_LABELS = {"constant": "constant power (chip)", "idle_sm": "idle SMs (static)"}
+"""Legend names of energy components that read ambiguously alone (``constant`` is GPUWattch's
+constant power, not the constant cache)."""
+
+
+def energy_label(column: str) -> str:
+    """The legend name of an ``energy_<component>_pj`` column."""
+    name = column[len("energy_"):-len("_pj")]
+    return ENERGY_LABELS.get(name, name)
 
 
 def save_figure(fig: Any, stem: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:

@@ -18,7 +18,8 @@ __all__ = ["Section", "figure_html", "render_page", "table_html", "text_html"]
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em;
+        display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 figure { margin: 0.5em 0 1.5em; } figcaption { font-size: 0.85em; color: #555; }
