@@ -130,3 +130,17 @@ def test_converted_instructions_hold_the_issue_port_one_cycle():
     assert intra["gpu_sim_cycle"] == ii1["gpu_sim_cycle"]
     assert inter["gpu_sim_cycle"] > intra["gpu_sim_cycle"]
     assert intra["opcoll_dispatch_stalls"] < inter["opcoll_dispatch_stalls"]
+
+
+def test_mechanism_off_is_the_baseline_bit_for_bit():
+    off = ["uniform_vectors.enabled=false", "uniform_vectors.design=srf",
+           "uniform_vectors.n_irb_entries=2", "uniform_vectors.reliability=true"]
+    base = run_ptx(LOOP_DIVERGE, "uv_loop", 1, 64, [])
+    other = run_ptx(LOOP_DIVERGE, "uv_loop", 1, 64, off)
+    volatile = ("wall", "_per_s", "compile")
+    a = {k: v for k, v in base.items() if not any(x in k for x in volatile)}
+    b = {k: v for k, v in other.items() if not any(x in k for x in volatile)}
+    assert a.keys() == b.keys()
+    for k in a:  # NaN ratios (no cache accesses) are equal too
+        assert a[k] == b[k] or (a[k] != a[k] and b[k] != b[k]), k
+    assert not any(k.startswith("uv_") for k in a)
