@@ -82,11 +82,17 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     per: dict[str, Any] = {}
+    failed: dict[str, str] = {}
     for sel in benches:
         runs = {}
-        for cfg in configs:
-            _log.info("uniform-vectors: %s %s", sel.name, cfg)
-            runs[cfg] = run(sel, cfg)
+        try:
+            for cfg in configs:
+                _log.info("uniform-vectors: %s %s", sel.name, cfg)
+                runs[cfg] = run(sel, cfg)
+        except Exception as exc:  # a benchmark that cannot run on this configuration
+            failed[sel.name] = f"{type(exc).__name__}: {exc}"
+            _log.warning("uniform-vectors: %s failed: %s", sel.name, exc)
+            continue
         per[sel.name] = _per_bench(runs)
         per[sel.name]["paper_benchmark"] = sel.paper
         per[sel.name]["input"] = {"size": sel.size, **dict(sel.params)}
@@ -112,11 +118,13 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "vrf_coverage": cov["token"]["vrf"], "vrf_coverage_srf": cov["srf"]["vrf"],
         "cow_ratio": _gm(per, "combined_token", "cow_ratio"),
         "per_benchmark": per,
+        "failed": failed,
         "paper": PAPER,
     }
     if sensitivity:
-        summary["irb_size"] = _irb_sizes(benches, run, per)
-        summary["simd16"] = _simd16(benches, run)
+        ok = tuple(sel for sel in benches if sel.name in per)
+        summary["irb_size"] = _irb_sizes(ok, run, per)
+        summary["simd16"] = _simd16(ok, run)
     summary["out"] = str(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary

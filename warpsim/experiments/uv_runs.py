@@ -47,6 +47,8 @@ class BenchSel:
     size: str
     params: tuple[tuple[str, Any], ...] = ()
     paper: str = ""
+    overrides: tuple[str, ...] = ()
+    """Config overrides this input needs on the GTX285 preset."""
 
 
 BENCH_QUICK = (
@@ -56,7 +58,8 @@ BENCH_QUICK = (
 )
 BENCH_FULL = (
     *BENCH_QUICK,
-    BenchSel("nqueens", "tiny", (), "NQU"),
+    BenchSel("nqueens", "tiny", (), "NQU",
+             ("shmem.size_bytes=49152", "shmem.cta_limit_bytes=49152")),  # [A] 30 KB / block
     BenchSel("fft", "tiny", (), "FFT"),
     BenchSel("convolution_separable", "tiny", (), "CONV"),
     BenchSel("bfs", "tiny", (), "BFS"),
@@ -80,7 +83,7 @@ def run_one(sel: BenchSel, config: str, extra: tuple[str, ...] = ()) -> dict[str
     from warpsim.power import energy_for_gpu
     from warpsim.runtime import Device
 
-    dev = Device(config="gtx285", overrides=overrides_of(config, extra))
+    dev = Device(config="gtx285", overrides=overrides_of(config, (*sel.overrides, *extra)))
     t0 = time.perf_counter()
     try:
         res = run_benchmark(sel.name, size=sel.size, device=dev, params=dict(sel.params) or None)
