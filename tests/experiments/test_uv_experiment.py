@@ -20,7 +20,7 @@ CYCLES = {"base": 1000, "intra_token": 900, "inter_token": 950, "combined_token"
 
 def _fake(sel, config, extra=()):
     c = CYCLES[config]
-    if any("n_irb_entries=2" in e for e in extra):
+    if any("n_irb_entries=2" in e or "n_srf_entries=16" in e for e in extra):
         c = 900
     out = {"bench": sel.name, "config": config, "verified": True, "cycles": c, "insn": 3200,
            "ipc": 3200 / c, "energy_j": 2.0, "dynamic_j": 1.0, "static_j": 1.0,
@@ -39,7 +39,8 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
                        runner=_fake)
     for key in ("intra_redundancy", "inter_redundancy", "combined_redundancy", "speedup_token",
                 "speedup_srf", "dynamic_energy_saving_token", "dynamic_energy_saving_srf",
-                "alu_coverage", "vrf_coverage", "per_benchmark", "irb_size", "simd16"):
+                "alu_coverage", "vrf_coverage", "per_benchmark", "irb_size", "srf_size",
+                "simd16"):
         assert key in s
     assert s["speedup_token"]["combined"] == pytest.approx(1000 / 800 - 1)
     assert s["speedup_srf"]["intra"] == pytest.approx(1000 / 920 - 1)
@@ -50,6 +51,9 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
     assert s["alu_coverage"] == pytest.approx(0.25)
     assert s["irb_size"]["2"] == pytest.approx(1000 / 900 - 1)
     assert s["irb_size"]["8"] == pytest.approx(0.25)
+    assert s["srf_size"]["16"] == pytest.approx(1000 / 900 - 1)
+    assert s["srf_size"]["128"] == pytest.approx(1000 / 850 - 1)
+    assert s["srf_size"]["unlimited"] == pytest.approx(0.25)
     assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
 
 

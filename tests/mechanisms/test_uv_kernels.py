@@ -46,6 +46,13 @@ def test_detection_matches_the_hand_count_and_the_trace():
     assert st["uv_converted_insts"] + st["uv_irb_hits"] == 24
 
 
+def test_statistics_are_deterministic():
+    again = run_ptx(BLOCK_OFFSET, "uv_block", 4, 64, ON)
+    first = _block()
+    assert {k: v for k, v in again.items() if k.startswith("uv_") or k == "gpu_sim_cycle"} == {
+        k: v for k, v in first.items() if k.startswith("uv_") or k == "gpu_sim_cycle"}
+
+
 def test_irb_reuses_the_trailing_warps_values():
     st = _block()
     # per SM: warp 0 misses on ctaid, ntid, mul; warp 1 (same CTA) hits all three

@@ -4,11 +4,13 @@ GTX285-like configuration: ``warpsim reproduce uniform-vectors [--quick] [--json
 Runs warpsim's own benchmarks standing for the dissertation's Table 3 (``uv_runs.BENCH_QUICK``
 / ``BENCH_FULL``) under the baseline and the Intra / Inter / Combined configurations of both
 designs, with and without redundancy for reliability (spec §1.11); then the IRB-size study
-(Fig. 12) and the 16-SP study (Fig. 13). Writes ``summary.json`` into the result folder and
-returns the summary (the CLI prints it with ``--json``): ``intra_redundancy``,
+(Fig. 12), the SRF-size study (Fig. 11) and the 16-SP study (Fig. 13). Writes
+``summary.json`` into the result folder and returns the summary (the CLI prints it with
+``--json``): ``intra_redundancy``,
 ``inter_redundancy``, ``combined_redundancy``, ``speedup_token``, ``speedup_srf``,
 ``dynamic_energy_saving_token``, ``dynamic_energy_saving_srf``, ``alu_coverage``,
-``vrf_coverage``, ``per_benchmark``, ``irb_size``, ``simd16``, ``targets``, ``paper``.
+``vrf_coverage``, ``per_benchmark``, ``irb_size``, ``srf_size``, ``simd16``, ``failed``,
+``paper``.
 
 Follows: specs/xiang-simt-efficiency.md §1.11-§1.14; docs/reproductions/uniform-vectors.md.
 """
@@ -33,6 +35,7 @@ MAIN = ("base", "intra_token", "inter_token", "combined_token", "intra_srf", "in
 QUICK = ("base", "intra_token", "inter_token", "combined_token", "intra_srf", "combined_srf",
          "reliable_token", "reliable_srf")
 IRB_SIZES = (2, 4, 16)
+SRF_SIZES = (16, 32, 64, 256)
 
 
 def _saving(base: dict[str, Any], r: dict[str, Any], key: str) -> float:
@@ -125,6 +128,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         ok = tuple(sel for sel in benches if sel.name in per)
         summary["irb_size"] = _irb_sizes(ok, run, per)
         summary["simd16"] = _simd16(ok, run)
+        summary["srf_size"] = _srf_sizes(ok, run, per)
     summary["out"] = str(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
@@ -141,6 +145,23 @@ def _irb_sizes(benches: tuple[BenchSel, ...], run: Any, per: dict[str, Any]) -> 
             row[n] = base / r["cycles"] - 1.0
         res["per_benchmark"][sel.name] = row
     for n in (2, 4, 8, 16):
+        res[str(n)] = gm_ratio([row[n] for row in res["per_benchmark"].values()])
+    return res
+
+
+def _srf_sizes(benches: tuple[BenchSel, ...], run: Any, per: dict[str, Any]) -> dict[str, Any]:
+    """Fig. 11: Combined (SRF) speedup with 16 ... 256 scalar registers; "unlimited" is the
+    token design."""
+    res: dict[str, Any] = {"per_benchmark": {}}
+    for sel in benches:
+        base = per[sel.name]["cycles_base"]
+        row: dict[Any, float] = {128: per[sel.name]["combined_srf"]["speedup"],
+                                 "unlimited": per[sel.name]["combined_token"]["speedup"]}
+        for n in SRF_SIZES:
+            r = run(sel, "combined_srf", (f"uniform_vectors.n_srf_entries={n}",))
+            row[n] = base / r["cycles"] - 1.0
+        res["per_benchmark"][sel.name] = row
+    for n in (*SRF_SIZES[:3], 128, SRF_SIZES[3], "unlimited"):
         res[str(n)] = gm_ratio([row[n] for row in res["per_benchmark"].values()])
     return res
 
