@@ -27,7 +27,7 @@ def _fake(sel, config, extra=()):
            "rf_alu_pj": 1e11 if config != "base" else 2e11, "rf_alu_base_pj": 2e11,
            "dram_row_acc_per_act": 2.0, "uv": {}, "wall_s": 0.0}
     if config != "base":
-        out["redundancy"] = {"intra": 0.31, "inter": 0.32, "combined": 0.32}
+        out["redundancy"] = {"intra": 0.31, "inter": 0.32, "combined": 0.32, "intra_true": 0.4}
         out["coverage"] = {"alu": 0.25, "vrf": 0.5}
         out["cow_ratio"] = 0.0
         out["cow_all_ratio"] = 0.0
@@ -60,7 +60,9 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
 def test_helpers():
     st = {"gpu_sim_insn": 3200, "uv_redundant_ops_intra": 310, "uv_redundant_ops_inter": 320,
           "uv_redundant_ops_combined": 320}
-    assert redundancy(st) == {"intra": 310 / 3200, "inter": 0.1, "combined": 0.1}
+    st["uv_walk_true_uniform_insts"] = 20
+    assert redundancy(st) == {"intra": 310 / 3200, "inter": 0.1, "combined": 0.1,
+                              "intra_true": 620 / 3200}
     assert rf_alu_energy_pj({"uv_base_vrf_lane_reads": 100, "uv_base_vrf_lane_writes": 10,
                              "uv_base_alu_lane_ops": 1}, baseline=True) == pytest.approx(
         246 + 58.2 + 10)

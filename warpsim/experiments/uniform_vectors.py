@@ -107,6 +107,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "intra_redundancy": _gm_red(per, "intra"),
         "inter_redundancy": _gm_red(per, "inter"),
         "combined_redundancy": _gm_red(per, "combined"),
+        "intra_redundancy_true": _gm_red(per, "intra_true"),
         "speedup_token": {k: _gm(per, f"{k}_token", "speedup")
                           for k in ("intra", "inter", "combined")},
         "speedup_srf": {k: _gm(per, f"{k}_srf", "speedup")

@@ -52,11 +52,13 @@ def _ratio(a: float, b: float) -> float:
 def redundancy(stats: Mapping[str, Any]) -> dict[str, float]:
     """Fig. 2 ratios: redundant scalar operations over all dynamic thread instructions
     (``gpu_sim_insn``): intra 31 per detected instruction, inter 32 per IRB hit, combined
-    31 per detected + 1 per hit (spec §1.3)."""
+    31 per detected + 1 per hit (spec §1.3); ``intra_true``: 31 per instruction the trace finds
+    uniform (full mask, every result uniform): what a perfect detector would count."""
     n = float(stats.get("gpu_sim_insn", 0))
     return {"intra": _ratio(stats.get("uv_redundant_ops_intra", 0), n),
             "inter": _ratio(stats.get("uv_redundant_ops_inter", 0), n),
-            "combined": _ratio(stats.get("uv_redundant_ops_combined", 0), n)}
+            "combined": _ratio(stats.get("uv_redundant_ops_combined", 0), n),
+            "intra_true": _ratio(31 * stats.get("uv_walk_true_uniform_insts", 0), n)}
 
 
 def rf_alu_energy_pj(stats: Mapping[str, Any], *, baseline: bool = False) -> float:
