@@ -47,6 +47,8 @@ class UniformVectors(Mechanism):
     def __init__(self, cfg: Any) -> None:
         super().__init__(cfg)
         self.uv = cfg.uniform_vectors
+        self._srf_peak = 0
+        """Largest SRF occupancy of any SM over the launches so far."""
         self.hooks = self.hooks._replace(
             on_issue=uh.uv_on_issue, unit_choice=uh.uv_unit_choice,
             operand_bank=uh.uv_operand_bank, dest_bank=uh.uv_dest_bank,
@@ -107,4 +109,9 @@ class UniformVectors(Mechanism):
         out: dict[str, int | float] = {n: int(v) for n, v in zip(WALK_STATS, ls["walk"],
                                                                strict=True)}
         out.update({n: int(v) for n, v in zip(HOOK_STATS, stats, strict=True)})
+        # the device sums integer statistics over launches: report the peak's increase, so
+        # that the sum is the peak over all launches
+        peak = max(self._srf_peak, out["uv_srf_peak_occupancy"])
+        out["uv_srf_peak_occupancy"] = peak - self._srf_peak
+        self._srf_peak = peak
         return out
