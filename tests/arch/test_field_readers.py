@@ -89,6 +89,11 @@ READERS: dict[str, tuple[str, str]] = {
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},
+    "uniform_vectors.enabled": (MECH + "registry.py", "enabled"),
+    **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/mechanism.py", f) for f in (
+        "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},
+    **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/__init__.py", f) for f in (
+        "srf_read_pj", "srf_write_pj", "irb_access_pj")},
     **{f"sm_kinds.{f}": ("warpsim/arch/sm_kinds.py", f) for f in (
         "n_sms", "n_registers", "n_max_threads", "n_max_ctas", "shmem_size_bytes")},
     "register_sharing.threshold_frac": (MECH + "register_sharing/occupancy.py",

@@ -35,6 +35,7 @@ from warpsim.arch.refused import REFUSED, refused_value
 from warpsim.arch.register_sharing import RegisterSharingConfig
 from warpsim.arch.schema import ConfigBase
 from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
+from warpsim.arch.uniform_vectors import UniformVectorsConfig
 from warpsim.arch.warped_compression import WarpedCompressionConfig
 from warpsim.arch.warpman import WarpManConfig
 from warpsim.errors import ConfigError
@@ -145,6 +146,8 @@ class GPUConfig(ConfigBase):
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
     warpman: WarpManConfig = field(default_factory=WarpManConfig)
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
+    uniform_vectors: UniformVectorsConfig = field(default_factory=UniformVectorsConfig)
+    """Uniform vectors: scalar execution, IRB, redundancy (off; ``warpsim.mechanisms``)."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -1,0 +1,73 @@
+"""The uniform-vector reproduction's bookkeeping with a stand-in runner (no simulation):
+the issue's JSON keys, speedups, energy savings, Fig. 2 ratios and geometric means from
+hand-picked numbers, and the registered reproduction."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpsim.experiments.uniform_vectors import MAIN, run_experiment
+from warpsim.experiments.uv_analysis import gm_ratio, redundancy, rf_alu_energy_pj
+from warpsim.experiments.uv_runs import BenchSel
+from warpsim.runner.reproduce import list_reproductions
+
+CYCLES = {"base": 1000, "intra_token": 900, "inter_token": 950, "combined_token": 800,
+          "intra_srf": 920, "inter_srf": 950, "combined_srf": 850, "reliable_token": 800,
+          "reliable_srf": 850}
+
+
+def _fake(sel, config, extra=()):
+    c = CYCLES[config]
+    if any("n_irb_entries=2" in e or "n_srf_entries=16" in e for e in extra):
+        c = 900
+    out = {"bench": sel.name, "config": config, "verified": True, "cycles": c, "insn": 3200,
+           "ipc": 3200 / c, "energy_j": 2.0, "dynamic_j": 1.0, "static_j": 1.0,
+           "rf_alu_pj": 1e11 if config != "base" else 2e11, "rf_alu_base_pj": 2e11,
+           "dram_row_acc_per_act": 2.0, "uv": {}, "wall_s": 0.0}
+    if config != "base":
+        out["redundancy"] = {"intra": 0.31, "inter": 0.32, "combined": 0.32, "intra_true": 0.4}
+        out["coverage"] = {"alu": 0.25, "vrf": 0.5}
+        out["cow_ratio"] = 0.0
+        out["cow_all_ratio"] = 0.0
+    return out
+
+
+def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
+    s = run_experiment((BenchSel("a", "tiny"), BenchSel("b", "tiny")), tmp_path, configs=MAIN,
+                       runner=_fake)
+    for key in ("intra_redundancy", "inter_redundancy", "combined_redundancy", "speedup_token",
+                "speedup_srf", "dynamic_energy_saving_token", "dynamic_energy_saving_srf",
+                "alu_coverage", "vrf_coverage", "per_benchmark", "irb_size", "srf_size",
+                "simd16"):
+        assert key in s
+    assert s["speedup_token"]["combined"] == pytest.approx(1000 / 800 - 1)
+    assert s["speedup_srf"]["intra"] == pytest.approx(1000 / 920 - 1)
+    # 0.1 J of lane-level energy saved on a 1 J dynamic baseline (power model unchanged)
+    assert s["dynamic_energy_saving_token"] == pytest.approx(0.1)
+    assert s["energy_saving_token"]["combined"] == pytest.approx(0.05)
+    assert s["intra_redundancy"] == pytest.approx(0.31)
+    assert s["alu_coverage"] == pytest.approx(0.25)
+    assert s["irb_size"]["2"] == pytest.approx(1000 / 900 - 1)
+    assert s["irb_size"]["8"] == pytest.approx(0.25)
+    assert s["srf_size"]["16"] == pytest.approx(1000 / 900 - 1)
+    assert s["srf_size"]["128"] == pytest.approx(1000 / 850 - 1)
+    assert s["srf_size"]["unlimited"] == pytest.approx(0.25)
+    assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
+
+
+def test_helpers():
+    st = {"gpu_sim_insn": 3200, "uv_redundant_ops_intra": 310, "uv_redundant_ops_inter": 320,
+          "uv_redundant_ops_combined": 320}
+    st["uv_walk_true_uniform_insts"] = 20
+    assert redundancy(st) == {"intra": 310 / 3200, "inter": 0.1, "combined": 0.1,
+                              "intra_true": 620 / 3200}
+    assert rf_alu_energy_pj({"uv_base_vrf_lane_reads": 100, "uv_base_vrf_lane_writes": 10,
+                             "uv_base_alu_lane_ops": 1}, baseline=True) == pytest.approx(
+        246 + 58.2 + 10)
+    assert gm_ratio([0.21, 0.0]) == pytest.approx(1.21 ** 0.5 - 1)
+
+
+def test_reproduction_is_registered():
+    assert "uniform-vectors" in {r.name for r in list_reproductions()}

@@ -1,0 +1,59 @@
+"""The uniform-vector mechanism's hook state: parameter slots, issue-mode bits and the arrays
+(token bits, rename table, free list, reuse buffer, in-flight modes, live intervals).
+
+Follows: specs/xiang-simt-efficiency.md §1.5 (token file: one bit per physical vector register),
+§1.6 (SRF, rename map table, free list), §1.8 (IRB: partial-PC tag, values, LRU), §1.9 (live
+intervals for the VRF coverage).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from warpsim.mechanisms.uniform_vectors.counters import HOOK_STATS
+
+__all__ = ["IRB_PC", "IRB_KEY", "IRB_STAMP", "M_COPY_SHIFT", "M_DST_SRF", "M_HIT", "M_SCALAR",
+           "N_PRM", "P_DESIGN", "P_NIRB", "P_NREGS", "P_NSRF", "P_REC_BASE", "P_REL",
+           "P_SCALAR", "P_TAG_MASK", "RING", "make_arrays"]
+
+P_DESIGN, P_SCALAR, P_NIRB, P_NSRF, P_REL, P_NREGS, P_REC_BASE, P_TAG_MASK = range(8)
+N_PRM = 8
+
+M_SCALAR = 1
+"""Converted: one lane computes, the issue port is held one cycle."""
+M_HIT = 2
+"""IRB hit: completes the next cycle without a unit."""
+M_DST_SRF = 4
+"""The result is written to the scalar register file, not the banked vector file."""
+M_COPY_SHIFT = 8
+"""Bits from here: copy-on-write moves inserted before the instruction."""
+
+RING = 128
+"""In-flight issue modes kept per warp (indexed by record modulo RING, tagged by record)."""
+
+IRB_PC, IRB_KEY, IRB_STAMP = 0, 1, 2
+"""IRB entry fields: the pc (its low bits are the tag), the value key, the LRU stamp (0:
+invalid)."""
+
+PARTIAL_PC_BITS = 10
+"""The IRB's partial-PC tag (spec §1.8: 10 bits)."""
+
+
+def make_arrays(n_sms: int, n_warps: int, n_regs: int, n_sb: int, n_irb: int,
+                n_srf: int) -> tuple[Any, ...]:
+    """Fresh per-launch arrays: utrk, srmap, free stack, free top, irb, irb clock, ring, live,
+    stats, peak SRF occupancy."""
+    stack = np.tile(np.arange(n_srf - 1, -1, -1, dtype=np.int32), (n_sms, 1))
+    live = np.full((n_sms, n_warps, max(1, n_regs), 3), -1, np.int64)
+    live[:, :, :, 2] = 0
+    return (np.zeros((n_sms, n_warps, max(1, n_sb)), np.uint8),       # utrk
+            np.full((n_sms, n_warps, max(1, n_regs)), -1, np.int32),    # srmap
+            stack,                                                      # free SRs (stack)
+            np.full(n_sms, n_srf, np.int64),                            # free count
+            np.zeros((n_sms, max(1, n_irb), 3), np.int64),              # irb entries
+            np.zeros(n_sms, np.int64),                                  # irb LRU clock
+            np.full((n_sms, n_warps, RING, 2), -1, np.int64),           # ring: tag, mode
+            live,                                                       # def, use, protected
+            np.zeros(len(HOOK_STATS), np.int64))
