@@ -31,7 +31,7 @@ from numba.core.extending import (
 )
 from numba.core.typing.templates import AttributeTemplate
 
-__all__ = ["FunctionBundleType", "register_bundle"]
+__all__ = ["FunctionBundleType", "register_bundle", "sources_digest"]
 
 _ENGINE_DIRS = ("timing", "mechanisms")
 """Packages (under ``warpsim/``) whose sources every bundle type's name covers: the cycle loop
@@ -111,6 +111,21 @@ def _function_key(fn: Any) -> str:
     if "<locals>" in py.__qualname__ or src is None or not src.is_file():
         return f"{name}@{id(py)}"  # no stable identity: this process only
     return f"{name}:{_dir_digest(src.resolve().parent)}"
+
+
+def sources_digest(fn: Any) -> str:
+    """A digest of the sources a cached jitted function's machine code may contain: its own
+    directory, plus the engine packages for code under ``warpsim/timing`` or
+    ``warpsim/mechanisms`` (numba's cache checks only the function's own file, so an edit of
+    a function it calls in another file would otherwise reuse stale code)."""
+    code = getattr(fn, "__code__", None)
+    src = Path(code.co_filename) if code is not None else None
+    if src is None or not src.is_file():
+        return ""
+    own = _dir_digest(src.resolve().parent)
+    module = getattr(fn, "__module__", "") or ""
+    engine = module.startswith(("warpsim.timing", "warpsim.mechanisms"))
+    return own + (_engine_digest() if engine else "")
 
 
 def function_key(fn: Any) -> str:

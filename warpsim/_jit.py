@@ -27,11 +27,17 @@ class _TolerantIndex(IndexDataCacheFile):
 
 
 def jit(fn: Any) -> Any:
-    """Decorator for every engine kernel: cached on disk, IEEE-exact, numpy error model."""
+    """Decorator for every engine kernel: cached on disk, IEEE-exact, numpy error model. The
+    cache entry is valid only for the same sources of the function's package and of the
+    engine packages (``_bundle.sources_digest``), not only of its own file."""
+    from warpsim._bundle import sources_digest
+
     dispatcher = _cached(fn)
     cache = getattr(dispatcher, "_cache", None)
     if isinstance(cache, FunctionCache):
-        cache._cache_file.__class__ = _TolerantIndex
+        index = cache._cache_file
+        index.__class__ = _TolerantIndex
+        index._source_stamp = (index._source_stamp, sources_digest(fn))
     return dispatcher
 
 

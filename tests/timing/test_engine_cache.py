@@ -80,3 +80,28 @@ def test_a_second_process_loads_the_cycle_loop_from_the_cache(tmp_path):
     assert int(hits) == 0
     hits, again = _python(_RUN, tmp_path).split()
     assert int(hits) >= 1 and again == cycles
+
+
+def test_a_cached_function_is_recompiled_when_a_callee_in_another_file_changes(tmp_path):
+    """numba's cache checks only the function's own file: warpsim's ``jit`` also stamps it
+    with its package's sources, so editing a callee's file (not the caller's) is seen."""
+    pkg = tmp_path / "cachepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "callee.py").write_text("from warpsim._jit import jit\n\n@jit\n"
+                                   "def g(x):\n    return x + 1\n")
+    (pkg / "caller.py").write_text("from warpsim._jit import jit\nfrom cachepkg.callee import g"
+                                   "\n\n@jit\ndef f(x):\n    return g(x) * 10\n")
+    probe = "from cachepkg.caller import f; print(f(1))"
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "0",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).parents[2])])}
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                              text=True, check=True).stdout.strip()
+
+    assert run() == "20"
+    assert run() == "20"  # from the cache
+    (pkg / "callee.py").write_text("from warpsim._jit import jit\n\n@jit\n"
+                                   "def g(x):\n    return x + 2\n")
+    assert run() == "30"  # not the stale 20
