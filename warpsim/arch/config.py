@@ -37,6 +37,7 @@ from warpsim.arch.schema import ConfigBase
 from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
 from warpsim.arch.warped_compression import WarpedCompressionConfig
 from warpsim.arch.warpman import WarpManConfig
+from warpsim.arch.wir import WIRConfig
 from warpsim.errors import ConfigError
 
 __all__ = [
@@ -145,6 +146,8 @@ class GPUConfig(ConfigBase):
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
     warpman: WarpManConfig = field(default_factory=WarpManConfig)
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
+    wir: WIRConfig = field(default_factory=WIRConfig)
+    """WIR warp instruction and register reuse (off by default; ``warpsim.mechanisms``)."""
 
     def __post_init__(self) -> None:
         self._validate()

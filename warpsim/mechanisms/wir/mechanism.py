@@ -1,0 +1,216 @@
+"""The WIR mechanism: warp register reuse (per-warp rename tables onto shared physical warp
+registers, value signature buffer with verify) and warp instruction reuse (reuse buffer,
+pending-retry, load reuse), on the timing engine's hooks.
+
+Follows: specs/wir.md §2 (paper: Kim & Ro, HPCA 2018, §V-§VI); docs/mechanisms/wir.md.
+The trace fixes every value, so the functional result of each record (its 64-bit signature) is
+known when its chunk arrives (``walk.walk_chunk``); which physical registers, RB entries and VSB
+entries exist depends on the timing order and is decided by the hooks (``hooks.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from warpsim.errors import InternalError
+from warpsim.mechanisms.base import Mechanism
+from warpsim.mechanisms.wir import hooks as wh
+from warpsim.mechanisms.wir.counters import STATS
+from warpsim.mechanisms.wir.layout import (
+    C_OUT,
+    H_PIN,
+    H_POOLP,
+    H_RB,
+    H_REF,
+    H_RELP,
+    H_RT,
+    H_STATS,
+    H_VSB,
+    M_RNG,
+    N_COLS,
+    N_MISC,
+    N_PRM,
+    N_RB,
+    P_CAPPED,
+    P_CHECK,
+    P_DELAY,
+    P_HITLAT,
+    P_HMASK,
+    P_LOADS,
+    P_NBANKS,
+    P_NP,
+    P_NRB,
+    P_NVC,
+    P_NVSB,
+    P_PEND,
+    P_PENDQ,
+    P_REGS,
+    P_RELDELAY,
+    P_SEED,
+    RB_O1,
+    RB_O3,
+    RB_RES,
+    RB_VALID,
+)
+from warpsim.mechanisms.wir.static_info import build_pcx
+from warpsim.mechanisms.wir.structures import h3_matrix
+from warpsim.mechanisms.wir.walk import walk_chunk
+from warpsim.timing import consts as tc
+from warpsim.timing import fields as fl
+from warpsim.timing.launch_info import LaunchInfo
+
+__all__ = ["WIR", "check_invariants"]
+
+
+def _hooks_of(base: Any) -> Any:
+    return base._replace(
+        on_warp_launch=wh.wir_on_warp_launch, on_warp_exit=wh.wir_on_warp_exit,
+        on_cta_release=wh.wir_on_cta_release, on_issue=wh.wir_on_issue,
+        poll_parked=wh.wir_poll_parked, extra_operand=wh.wir_extra_operand,
+        operand_bank=wh.wir_operand_bank, result_delay=wh.wir_result_delay,
+        can_writeback=wh.wir_can_writeback, dest_bank=wh.wir_dest_bank,
+        on_writeback=wh.wir_on_writeback, on_retire=wh.wir_on_retire,
+        on_cycle_end=wh.wir_on_cycle_end)
+
+
+def n_phys(cfg: Any) -> int:
+    """Physical warp registers per SM (``wir.n_phys_registers``, 0: the register file)."""
+    w = cfg.wir
+    return w.n_phys_registers or cfg.sm.n_registers // cfg.sm.n_threads_per_warp
+
+
+def check_invariants(hs: tuple) -> list[str]:
+    """Spec §2.14 item 3 at a quiescent point (no instruction in flight): every count equals
+    the references held by rename entries, VSB entries and RB fields; free + in use = all;
+    a pinned register is held by exactly one rename entry. Returns the violations."""
+    rt, pin, ref = hs[H_RT], hs[H_PIN], hs[H_REF]
+    vsb, rb = hs[H_VSB], hs[H_RB]
+    bad: list[str] = []
+    for sm in range(ref.shape[0]):
+        want = np.zeros(ref.shape[1], np.int64)
+        m = rt[sm][rt[sm] >= 0]
+        np.add.at(want, m, 1)
+        v = vsb[sm, :, 1]
+        np.add.at(want, v[v >= 0], 1)
+        valid = rb[sm, :, RB_VALID] != 0
+        for f in (*range(RB_O1, RB_O3 + 1), RB_RES):
+            col = rb[sm, valid, f]
+            np.add.at(want, col[col >= 0], 1)
+        if not np.array_equal(want, ref[sm]):
+            p = int(np.nonzero(want != ref[sm])[0][0])
+            bad.append(f"SM {sm}: register {p} has count {int(ref[sm, p])}, "
+                       f"{int(want[p])} references")
+        free = int(hs[H_POOLP][sm, 1] + hs[H_RELP][sm, 1])
+        if free != int((ref[sm] == 0).sum()):
+            bad.append(f"SM {sm}: {free} registers free, {int((ref[sm] == 0).sum())} unreferenced")
+        pinned = rt[sm][(pin[sm] != 0) & (rt[sm] >= 0)]
+        if pinned.size and (ref[sm, pinned] != 1).any():
+            bad.append(f"SM {sm}: a pinned register is shared")
+    return bad
+
+
+class WIR(Mechanism):
+    """WIR (``GPUConfig.wir``)."""
+
+    name = "wir"
+    n_record_columns = N_COLS
+
+    def __init__(self, cfg: Any) -> None:
+        super().__init__(cfg)
+        self.hooks = _hooks_of(self.hooks)
+        self._opids: dict[Any, int] = {}
+
+    def start_launch(self, info: LaunchInfo) -> dict[str, Any]:
+        cfg = info.cfg
+        w = cfg.wir
+        s, nw = cfg.sm.n_sms, cfg.sm.n_max_warps
+        npr = n_phys(cfg)
+        n_regs = max(int(info.alloc.n_regs) if info.alloc is not None else 1, 1)
+        prm = np.zeros(N_PRM, np.int64)
+        prm[P_NP] = npr
+        prm[P_NRB] = w.rb_entries
+        prm[P_NVSB] = w.vsb_entries
+        prm[P_NVC] = w.verify_cache_entries
+        prm[P_PEND] = int(w.pending_retry)
+        prm[P_PENDQ] = w.pending_queue_entries
+        prm[P_LOADS] = int(w.load_reuse)
+        prm[P_DELAY] = w.extra_delay_cycles
+        prm[P_HITLAT] = w.reuse_hit_latency
+        prm[P_CAPPED] = int(w.register_policy == "capped")
+        prm[P_REGS] = info.regs_per_thread if info.program is not None else n_regs
+        prm[P_RELDELAY] = w.release_delay_cycles
+        prm[P_HMASK] = (1 << w.hash_bits) - 1
+        prm[P_SEED] = w.hash_seed
+        prm[P_NBANKS] = self.cfg.regfile.n_banks
+        prm[P_CHECK] = int(w.check)
+        tables = info.tables
+        pcx = build_pcx(info.program, info.alloc, tables, self._opids)
+        flags = tables.pc_info[:, fl.F_PC_FLAGS]
+        misc = np.zeros((s, N_MISC), np.int64)
+        misc[:, M_RNG] = w.hash_seed
+        pool = np.tile(np.arange(npr, dtype=np.int64), (s, 1))
+        poolp = np.zeros((s, 2), np.int64)
+        poolp[:, 1] = npr
+        arrays = (
+            prm, pcx,
+            np.ascontiguousarray(tables.pc_src, np.int64),
+            np.ascontiguousarray(tables.pc_dst, np.int64),
+            np.full((s, nw, n_regs), -1, np.int64),       # rt: logical -> physical
+            np.zeros((s, nw, n_regs), np.int64),          # pin bits
+            np.zeros((s, npr), np.int64),                 # pval: value signature held
+            np.zeros((s, npr), np.int64),                 # ref: reference counts
+            pool, poolp,
+            np.zeros((s, npr, 2), np.int64),              # rel: (register, ready cycle)
+            np.zeros((s, 2), np.int64),                   # relp: head, count
+            np.concatenate([np.zeros((s, max(w.vsb_entries, 1), 1), np.int64),
+                            np.full((s, max(w.vsb_entries, 1), 1), -1, np.int64)], axis=2),
+            np.zeros((s, max(w.rb_entries, 1), N_RB), np.int64),
+            np.full((s, max(w.verify_cache_entries, 1), 2), -1, np.int64),
+            np.full((s, nw), -1, np.int64),               # warp slot -> TB slot
+            misc,
+            np.zeros(len(STATS), np.int64),
+            h3_matrix(w.hash_seed),
+        )
+        return {"info": info, "arrays": arrays, "pcx": pcx,
+                "is_bar": (flags & tc.F_BARRIER) != 0, "token": np.zeros(1, np.int64)}
+
+    def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray:
+        ls = launch_state
+        n = int(chunk.pc.size)
+        cols = np.zeros((n, N_COLS), np.int64)
+        if n == 0:
+            return cols
+        walk_chunk(chunk.order, chunk.offsets, chunk.pc, chunk.exec_mask, chunk.val_start,
+                   np.ascontiguousarray(chunk.sig).view(np.int64), ls["pcx"], ls["is_bar"],
+                   ls["token"], cols)
+        return cols
+
+    def hook_state(self, launch_state: Any, rec_cols: np.ndarray, rec_base: int) -> Any:
+        a = launch_state["arrays"]
+        cols = np.ascontiguousarray(rec_cols, np.int64)
+        old = launch_state.get("hs")
+        if old is not None and old[0] is not cols and old[0].size and cols.size:
+            # the driver rebuilt its window: carry the in-flight records' scratch columns
+            ob, nb = int(old[1][0]), rec_base
+            lo, hi = max(ob, nb), min(ob + old[0].shape[0], nb + cols.shape[0])
+            if hi > lo:
+                cols[lo - nb:hi - nb, C_OUT:] = old[0][lo - ob:hi - ob, C_OUT:]
+        hs = (cols, np.array([rec_base], np.int64), *a)
+        launch_state["hs"] = hs
+        return hs
+
+    def finish_launch(self, launch_state: Any, counts: np.ndarray) -> dict[str, int | float]:
+        a = launch_state["arrays"]
+        st = a[H_STATS - 2]
+        out: dict[str, int | float] = {n: int(v) for n, v in zip(STATS, st, strict=True)}
+        hs = launch_state.get("hs")
+        if self.cfg.wir.check and hs is not None:
+            bad = check_invariants(hs)
+            if out["wir_arith_mismatches"]:
+                bad.append(f"{out['wir_arith_mismatches']} reused arithmetic results differ "
+                           "from the executed ones")
+            if bad:
+                raise InternalError("WIR checking mode: " + "; ".join(bad[:5]))
+        return out

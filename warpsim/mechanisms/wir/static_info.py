@@ -1,0 +1,156 @@
+"""Per-pc facts WIR needs about a kernel: the reuse class of each instruction, its full operation
+identity (the reuse buffer's "opcode" field), and which value entry of a trace record holds each
+register destination.
+
+Follows: specs/wir.md §2.4 (tag = full operation identity + source physical IDs; immediates in
+the tag), §2.12-§2.13 (eligibility by class, store flags), §8 items 2, 13-15, 19.
+Assumptions:
+  [A2] The operation identity is the exact opcode, types, space, vector width, modifiers and
+       the operand pattern (immediates by value, symbols and address offsets by name/value,
+       register operands by their position among the distinct source registers); equal ids
+       mean the same function of the same source registers.
+  [A13] A guarded instruction (``@p``) is never RB-eligible; nor is one that reads a predicate,
+       the carry flag or a special register (``%tid``...), or has more than 3 distinct source
+       registers or other than one 32-bit register destination [A14].
+  [A19] Local, generic and volatile loads, atomics and texture loads with several destinations
+       are not reused; ``ld.const``/``ld.param``/single-destination ``tex`` reuse like
+       arithmetic; atomics and ``membar``/``fence`` set the store flags of their spaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from warpsim.ptx.ir import OpKind
+from warpsim.timing import consts as tc
+
+__all__ = ["K_ARITH", "K_LD_GLOBAL", "K_LD_RO", "K_LD_SHARED", "K_NONE", "K_OTHER", "N_PCX",
+           "PX_CLASS", "PX_DIDX", "PX_NDST", "PX_OPID", "PX_STORE", "build_pcx", "MAX_DST"]
+
+K_NONE = 0
+"""No register destination: nothing to rename or reuse (stores, branches, barriers)."""
+K_ARITH = 1
+"""Reuse-eligible arithmetic (SP/INT/FP64/SFU) with one 32-bit destination."""
+K_LD_RO = 2
+"""Read-only load (const, param, texture): reused like arithmetic (§2.12 rule 4)."""
+K_LD_SHARED = 3
+"""Scratchpad load: store flag (shared), same TB, same barrier count."""
+K_LD_GLOBAL = 4
+"""Global load: store flag (global), same barrier count, any TB."""
+K_OTHER = 5
+"""Writes registers but is never reused (register allocation only)."""
+
+ST_SHARED = 1
+ST_GLOBAL = 2
+"""Store-flag bits an instruction sets when renamed."""
+
+MAX_DST = 4
+"""Register destinations tracked per record (more: the rest get unique values)."""
+
+PX_CLASS = 0
+PX_OPID = 1
+PX_STORE = 2
+PX_NDST = 3
+PX_DIDX = 4
+"""``pcx[pc, PX_DIDX + k]``: value entry of destination ``k`` in the record (-1: none)."""
+N_PCX = PX_DIDX + MAX_DST
+
+_LOAD_CLASS = {"const": K_LD_RO, "param": K_LD_RO, "shared": K_LD_SHARED,
+               "global": K_LD_GLOBAL}
+
+
+def _operand_key(op: Any, srcs: list[int], alloc: Any) -> Any:
+    """The operand's part of the operation identity, or None when it makes the instruction
+    ineligible (special registers, vectors)."""
+    if op.kind is OpKind.REG:
+        regs = [int(alloc.phys[op.reg]) + j for j in range(int(alloc.width[op.reg]))]
+        return ("r", tuple(srcs.index(r) if r in srcs else -1 for r in regs), op.neg)
+    if op.kind is OpKind.IMM:
+        return ("i", op.value, op.fmt)
+    if op.kind is OpKind.SYMBOL:
+        return ("s", op.name)
+    if op.kind is OpKind.ADDRESS:
+        base = None if op.base is None else _operand_key(op.base, srcs, alloc)
+        if op.base is not None and base is None:
+            return None
+        return ("a", base, op.value)
+    return None
+
+
+def _load_class(inst: Any, n_dst: int) -> int:
+    if inst.opcode in ("tex", "tld4"):
+        return K_LD_RO if n_dst == 1 else K_OTHER
+    if inst.opcode not in ("ld", "ldu") or "volatile" in inst.mods or n_dst != 1:
+        return K_OTHER
+    return _LOAD_CLASS.get(inst.space, K_OTHER)
+
+
+def _store_bits(inst: Any) -> int:
+    op = inst.opcode
+    if op in ("membar", "fence"):
+        return ST_SHARED | ST_GLOBAL
+    if op in ("st", "atom", "red", "sust"):
+        return {"shared": ST_SHARED, "global": ST_GLOBAL}.get(inst.space,
+                                                             ST_SHARED | ST_GLOBAL)
+    return 0
+
+
+def _dst_value_index(program: Any, alloc: Any, pc: int, dsts: list[int]) -> list[int]:
+    """Value entry (in the record's destination order) of each physical destination."""
+    where: dict[int, int] = {}
+    k = 0
+    for v in program.val_regs[pc]:
+        if v < len(alloc.pred_phys) and alloc.pred_phys[v] >= 0:
+            k += 1
+            continue
+        if v >= len(alloc.phys) or alloc.phys[v] < 0:
+            k += 1
+            continue
+        for j in range(int(alloc.width[v])):
+            where[int(alloc.phys[v]) + j] = k
+            k += 1
+    return [where.get(r, -1) for r in dsts]
+
+
+def build_pcx(program: Any, alloc: Any, tables: Any,
+              opids: dict[Any, int]) -> np.ndarray:
+    """``pcx[pc, PX_*]`` for every pc of ``program`` (plus the exit pc). ``opids`` interns the
+    operation identities (shared by the launches of a run, so ids stay distinct)."""
+    n = tables.pc_info.shape[0]
+    pcx = np.zeros((n, N_PCX), np.int64)
+    pcx[:, PX_DIDX:] = -1
+    if program is None:
+        return pcx
+    kinds = np.asarray(program.kinds)
+    for pc, inst in enumerate(program.insts):
+        dsts = [int(r) for r in tables.pc_dst[pc] if r >= 0]
+        srcs = [int(r) for r in tables.pc_src[pc] if r >= 0]
+        pcx[pc, PX_STORE] = _store_bits(inst)
+        pcx[pc, PX_NDST] = len(dsts)
+        for k, e in enumerate(_dst_value_index(program, alloc, pc, dsts)[:MAX_DST]):
+            pcx[pc, PX_DIDX + k] = e
+        if not dsts or int(kinds[pc]) != 0:
+            pcx[pc, PX_CLASS] = K_NONE if not dsts else K_OTHER
+            continue
+        opc = int(tables.pc_info[pc, 0])
+        if opc == tc.OPC_LDST:
+            cls = _load_class(inst, len(dsts))
+        elif opc == tc.OPC_TENSOR or len(dsts) != 1:
+            cls = K_OTHER
+        else:
+            cls = K_ARITH
+        keys = [_operand_key(s, srcs, alloc) for s in inst.srcs]
+        if (cls != K_OTHER and (None in keys or len(srcs) > 3 or inst.guard >= 0
+                                or alloc.pred_reads(inst) or alloc.pred_writes(inst)
+                                or pc in program.dynamic_pcs
+                                or inst.opcode in ("addc", "subc", "madc")
+                                or "cc" in inst.mods)):
+            cls = K_OTHER
+        pcx[pc, PX_CLASS] = cls
+        if cls != K_OTHER:
+            ident = (inst.opcode, inst.types, inst.space, inst.vec, inst.mods, tuple(keys),
+                     len(srcs))
+            pcx[pc, PX_OPID] = opids.setdefault(ident, len(opids) + 1)
+    return pcx
