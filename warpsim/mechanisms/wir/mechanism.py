@@ -28,34 +28,14 @@ from warpsim.mechanisms.wir.layout import (
     H_RT,
     H_STATS,
     H_VSB,
-    M_RNG,
     N_COLS,
-    N_MISC,
-    N_PRM,
-    N_RB,
-    P_CAPPED,
-    P_CHECK,
-    P_DELAY,
-    P_HITLAT,
-    P_HMASK,
-    P_LOADS,
-    P_NBANKS,
-    P_NP,
-    P_NRB,
-    P_NVC,
-    P_NVSB,
-    P_PEND,
-    P_PENDQ,
-    P_REGS,
-    P_RELDELAY,
-    P_SEED,
     RB_O1,
     RB_O3,
     RB_RES,
     RB_VALID,
 )
+from warpsim.mechanisms.wir.state import new_arrays
 from warpsim.mechanisms.wir.static_info import build_pcx
-from warpsim.mechanisms.wir.structures import h3_matrix
 from warpsim.mechanisms.wir.walk import walk_chunk
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
@@ -128,51 +108,12 @@ class WIR(Mechanism):
         s, nw = cfg.sm.n_sms, cfg.sm.n_max_warps
         npr = n_phys(cfg)
         n_regs = max(int(info.alloc.n_regs) if info.alloc is not None else 1, 1)
-        prm = np.zeros(N_PRM, np.int64)
-        prm[P_NP] = npr
-        prm[P_NRB] = w.rb_entries
-        prm[P_NVSB] = w.vsb_entries
-        prm[P_NVC] = w.verify_cache_entries
-        prm[P_PEND] = int(w.pending_retry)
-        prm[P_PENDQ] = w.pending_queue_entries
-        prm[P_LOADS] = int(w.load_reuse)
-        prm[P_DELAY] = w.extra_delay_cycles
-        prm[P_HITLAT] = w.reuse_hit_latency
-        prm[P_CAPPED] = int(w.register_policy == "capped")
-        prm[P_REGS] = info.regs_per_thread if info.program is not None else n_regs
-        prm[P_RELDELAY] = w.release_delay_cycles
-        prm[P_HMASK] = (1 << w.hash_bits) - 1
-        prm[P_SEED] = w.hash_seed
-        prm[P_NBANKS] = self.cfg.regfile.n_banks
-        prm[P_CHECK] = int(w.check)
         tables = info.tables
         pcx = build_pcx(info.program, info.alloc, tables, self._opids)
         flags = tables.pc_info[:, fl.F_PC_FLAGS]
-        misc = np.zeros((s, N_MISC), np.int64)
-        misc[:, M_RNG] = w.hash_seed
-        pool = np.tile(np.arange(npr, dtype=np.int64), (s, 1))
-        poolp = np.zeros((s, 2), np.int64)
-        poolp[:, 1] = npr
-        arrays = (
-            prm, pcx,
-            np.ascontiguousarray(tables.pc_src, np.int64),
-            np.ascontiguousarray(tables.pc_dst, np.int64),
-            np.full((s, nw, n_regs), -1, np.int64),       # rt: logical -> physical
-            np.zeros((s, nw, n_regs), np.int64),          # pin bits
-            np.zeros((s, npr), np.int64),                 # pval: value signature held
-            np.zeros((s, npr), np.int64),                 # ref: reference counts
-            pool, poolp,
-            np.zeros((s, npr, 2), np.int64),              # rel: (register, ready cycle)
-            np.zeros((s, 2), np.int64),                   # relp: head, count
-            np.concatenate([np.zeros((s, max(w.vsb_entries, 1), 1), np.int64),
-                            np.full((s, max(w.vsb_entries, 1), 1), -1, np.int64)], axis=2),
-            np.zeros((s, max(w.rb_entries, 1), N_RB), np.int64),
-            np.full((s, max(w.verify_cache_entries, 1), 2), -1, np.int64),
-            np.full((s, nw), -1, np.int64),               # warp slot -> TB slot
-            misc,
-            np.zeros(len(STATS), np.int64),
-            h3_matrix(w.hash_seed),
-        )
+        regs = info.regs_per_thread if info.program is not None else n_regs
+        arrays = new_arrays(w, s, nw, n_regs, npr, regs, self.cfg.regfile.n_banks, pcx,
+                            tables.pc_src, tables.pc_dst)
         return {"info": info, "arrays": arrays, "pcx": pcx,
                 "is_bar": (flags & tc.F_BARRIER) != 0, "token": np.zeros(1, np.int64)}
 
