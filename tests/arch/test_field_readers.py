@@ -89,6 +89,15 @@ READERS: dict[str, tuple[str, str]] = {
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},
+    "wir.enabled": (MECH + "registry.py", "enabled"),
+    **{f"wir.{f}": (MECH + "wir/state.py", f) for f in (
+        "rb_entries", "vsb_entries", "verify_cache_entries", "load_reuse", "pending_retry",
+        "pending_queue_entries", "extra_delay_cycles", "reuse_hit_latency", "register_policy",
+        "release_delay_cycles", "hash_bits", "hash_seed")},
+    **{f"wir.{f}": (MECH + "wir/mechanism.py", f) for f in ("n_phys_registers", "check")},
+    **{f"wir.{f}": (MECH + "wir/__init__.py", f) for f in (
+        "rename_table_pj", "reuse_buffer_pj", "hash_pj", "vsb_pj", "allocator_pj",
+        "refcount_pj", "verify_cache_pj")},
     **{f"sm_kinds.{f}": ("warpsim/arch/sm_kinds.py", f) for f in (
         "n_sms", "n_registers", "n_max_threads", "n_max_ctas", "shmem_size_bytes")},
     "register_sharing.threshold_frac": (MECH + "register_sharing/occupancy.py",

@@ -31,6 +31,7 @@ from warpsim.mechanisms.wir.static_info import (
     K_LD_RO,
     K_LD_SHARED,
     K_NONE,
+    MAX_DST,
     N_PCX,
     PX_CLASS,
     PX_DIDX,
@@ -52,7 +53,7 @@ class Rig:
         w = WIRConfig(enabled=True, **over)
         n = len(insts) + 1
         pcx = np.zeros((n, N_PCX), np.int64)
-        pcx[:, PX_DIDX:] = -1
+        pcx[:, PX_DIDX:PX_DIDX + MAX_DST] = -1
         src = np.full((n, 3), -1, np.int64)
         dst = np.full((n, 1), -1, np.int64)
         for pc, (cls, opid, d, srcs) in enumerate(insts):

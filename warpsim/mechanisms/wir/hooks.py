@@ -24,6 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim._jit import jit
+from warpsim.mechanisms.wir.allocation import (
+    record_tag,
+    wir_can_writeback,
+    wir_dest_bank,
+    wir_on_retire,
+    wir_on_writeback,
+)
 from warpsim.mechanisms.wir.counters import S
 from warpsim.mechanisms.wir.layout import (
     BC_MAX,
@@ -32,7 +39,6 @@ from warpsim.mechanisms.wir.layout import (
     C_FLAGS,
     C_HITP,
     C_MOVP,
-    C_NEW0,
     C_NSRC,
     C_OUT,
     C_PC,
@@ -44,7 +50,6 @@ from warpsim.mechanisms.wir.layout import (
     FL_STSH,
     H_BASE,
     H_COLS,
-    H_H3Q,
     H_MISC,
     H_PCDST,
     H_PCSRC,
@@ -53,16 +58,12 @@ from warpsim.mechanisms.wir.layout import (
     H_PRM,
     H_PVAL,
     H_RB,
-    H_REF,
-    H_RELP,
     H_RT,
     H_STATS,
-    H_VSB,
     H_WCTA,
     M_LIVE,
     M_LOW,
     M_PENDQ,
-    M_RNG,
     OUT_HIT,
     OUT_INELIGIBLE,
     OUT_MISS,
@@ -70,12 +71,9 @@ from warpsim.mechanisms.wir.layout import (
     OUT_PARK,
     P_DELAY,
     P_HITLAT,
-    P_HMASK,
     P_LOADS,
     P_NBANKS,
     P_NRB,
-    P_NVC,
-    P_NVSB,
     P_PEND,
     P_PENDQ,
     P_SEED,
@@ -91,25 +89,17 @@ from warpsim.mechanisms.wir.static_info import (
     K_LD_SHARED,
     K_NONE,
     K_OTHER,
-    MAX_DST,
     PX_CLASS,
-    PX_NDST,
-    PX_OPID,
+    PX_DSTSKIP,
+    PX_SRCCONST,
 )
 from warpsim.mechanisms.wir.structures import (
-    alloc_reg,
-    available,
-    h3,
     rb_evict,
     rb_index,
     rb_match,
     rb_write,
     ref_dec,
     ref_inc,
-    vc_invalidate,
-    vc_lookup,
-    vsb_evict,
-    vsb_insert,
 )
 from warpsim.timing.consts import INT64_MAX, ISSUE_COMPLETE, ISSUE_EXECUTE, ISSUE_PARK
 
@@ -118,26 +108,17 @@ __all__ = ["wir_can_writeback", "wir_dest_bank", "wir_extra_operand", "wir_on_ct
            "wir_on_warp_launch", "wir_operand_bank", "wir_poll_parked", "wir_result_delay",
            "wir_on_writeback"]
 
-_S_ALLOC_STALLS = S["wir_alloc_stalls"]
 _S_ARITH_MISMATCHES = S["wir_arith_mismatches"]
 _S_BYPASS_BARRIER_SAT = S["wir_bypass_barrier_sat"]
 _S_BYPASS_CLASS = S["wir_bypass_class"]
 _S_BYPASS_DIVERGENT = S["wir_bypass_divergent"]
 _S_BYPASS_SOURCE = S["wir_bypass_source"]
 _S_BYPASS_STORE_FLAG = S["wir_bypass_store_flag"]
-_S_DEDICATED_ALLOCS = S["wir_dedicated_allocs"]
-_S_DIVERGENT_WRITES = S["wir_divergent_writes"]
-_S_DUMMY_MOVS = S["wir_dummy_movs"]
-_S_EXECUTED_INSTS = S["wir_executed_insts"]
-_S_HASHES = S["wir_hashes"]
 _S_HITS_ALU = S["wir_hits_alu"]
 _S_HITS_LD_GLOBAL = S["wir_hits_ld_global"]
 _S_HITS_LD_RO = S["wir_hits_ld_ro"]
 _S_HITS_LD_SHARED = S["wir_hits_ld_shared"]
-_S_INPLACE_FALLBACKS = S["wir_inplace_fallbacks"]
-_S_INPLACE_WRITES = S["wir_inplace_writes"]
 _S_LOAD_MISMATCHES = S["wir_load_mismatches"]
-_S_LOW_REG_EVICTIONS = S["wir_low_reg_evictions"]
 _S_LOW_REG_MISSES = S["wir_low_reg_misses"]
 _S_PEND_FALLBACKS = S["wir_pend_fallbacks"]
 _S_PEND_REQUEUES = S["wir_pend_requeues"]
@@ -149,33 +130,10 @@ _S_RB_LOOKUPS = S["wir_rb_lookups"]
 _S_RB_MISSES = S["wir_rb_misses"]
 _S_RB_PENDING_HITS = S["wir_rb_pending_hits"]
 _S_RB_RESERVATIONS = S["wir_rb_reservations"]
-_S_RB_UPDATES = S["wir_rb_updates"]
-_S_REG_WRITES = S["wir_reg_writes"]
 _S_RENAME_ACCESSES = S["wir_rename_accesses"]
 _S_RENAMED_INSTS = S["wir_renamed_insts"]
-_S_VERIFY_CACHE_HITS = S["wir_verify_cache_hits"]
-_S_VERIFY_CACHE_MISSES = S["wir_verify_cache_misses"]
-_S_VERIFY_READS = S["wir_verify_reads"]
-_S_VSB_FALSE_POSITIVES = S["wir_vsb_false_positives"]
-_S_VSB_HITS = S["wir_vsb_hits"]
-_S_VSB_INSERTS = S["wir_vsb_inserts"]
-_S_VSB_LOOKUPS = S["wir_vsb_lookups"]
-_S_VSB_MISSES = S["wir_vsb_misses"]
-_S_VSB_VERIFIED = S["wir_vsb_verified"]
 _HIT_STAT = (0, _S_HITS_ALU, _S_HITS_LD_RO, _S_HITS_LD_SHARED,
              _S_HITS_LD_GLOBAL)
-
-
-@jit
-def _tag(hs, sm, warp, pc, row):  # pragma: no cover - jit
-    """(opid, o1, o2, o3, tb, bc) of the record: TB slot + 1 for shared loads, the barrier
-    count for shared and global loads, else 0."""
-    cols = hs[H_COLS]
-    cls = hs[H_PCX][pc, PX_CLASS]
-    tb = hs[H_WCTA][sm, warp] + 1 if cls == K_LD_SHARED else 0
-    bc = cols[row, C_BC] if cls == K_LD_SHARED or cls == K_LD_GLOBAL else 0
-    return (hs[H_PCX][pc, PX_OPID], cols[row, C_S0], cols[row, C_S0 + 1], cols[row, C_S0 + 2],
-            tb, bc)
 
 
 @jit
@@ -217,10 +175,15 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     ns = 0
     for k in range(4):
         cols[row, C_S0 + k] = -1
+    cbits = hs[H_PCX][pc, PX_SRCCONST]
     for k in range(pcsrc.shape[1]):
         reg = pcsrc[pc, k]
         if reg < 0:
             break
+        if (cbits >> k) & 1:  # a rematerialised constant: in the operation identity
+            if k < 4:
+                ns += 1
+            continue
         st[_S_RENAME_ACCESSES] += 1
         p = rt[sm, warp, reg] if reg < nr else -1
         if p < 0 or pin[sm, warp, reg] != 0:
@@ -242,7 +205,8 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     d0 = pcdst[pc, 0]
     st[_S_RENAME_ACCESSES] += 1
     conv = (fl & FL_CONV) != 0
-    if not conv and d0 >= 0 and d0 < nr and pin[sm, warp, d0] == 0 and rt[sm, warp, d0] >= 0:
+    if (not conv and d0 >= 0 and d0 < nr and pin[sm, warp, d0] == 0
+            and rt[sm, warp, d0] >= 0 and (hs[H_PCX][pc, PX_DSTSKIP] & 1) == 0):
         cols[row, C_MOVP] = rt[sm, warp, d0]
     if cls == K_OTHER or prm[P_NRB] == 0 or (cls != K_ARITH and prm[P_LOADS] == 0):
         st[_S_BYPASS_CLASS] += 1
@@ -259,7 +223,7 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     if (cls == K_LD_SHARED or cls == K_LD_GLOBAL) and cols[row, C_BC] >= BC_MAX:
         st[_S_BYPASS_BARRIER_SAT] += 1
         return ISSUE_EXECUTE, np.int64(0)
-    opid, o1, o2, o3, tb, bc = _tag(hs, sm, warp, pc, row)
+    opid, o1, o2, o3, tb, bc = record_tag(hs, sm, warp, pc, row)
     i = rb_index(opid, o1, o2, o3, tb, prm[P_SEED], prm[P_NRB])
     cols[row, C_RBIDX] = i
     cols[row, C_OUT] = OUT_MISS
@@ -299,7 +263,7 @@ def wir_poll_parked(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
     st = hs[H_STATS]
     misc = hs[H_MISC]
     pc = cols[row, C_PC]
-    opid, o1, o2, o3, tb, bc = _tag(hs, sm, warp, pc, row)
+    opid, o1, o2, o3, tb, bc = record_tag(hs, sm, warp, pc, row)
     i = cols[row, C_RBIDX]
     st[_S_PEND_RETRIES] += 1
     if rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc):
@@ -354,251 +318,6 @@ def wir_result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
         hs[H_MISC][sm, M_PENDQ] -= 1
         cols[row, C_OUT] = OUT_MISS_NOINSERT
     return hs[H_PRM][P_DELAY]
-
-
-@jit
-def _evict_some(hs, sm, misc, cycle):  # pragma: no cover - jit
-    """Low register mode: evict one valid RB entry and one VSB entry (pseudo-random start).
-    Returns whether anything was evicted."""
-    prm = hs[H_PRM]
-    st = hs[H_STATS]
-    misc[sm, M_RNG] = (misc[sm, M_RNG] * 1103515245 + 12345) & 0x7FFFFFFF
-    r = misc[sm, M_RNG]
-    done = False
-    rb = hs[H_RB]
-    n = prm[P_NRB]
-    for j in range(n):
-        i = (r + j) % n
-        if rb[sm, i, RB_VALID] != 0:
-            rb_evict(hs, sm, i, cycle)
-            st[_S_LOW_REG_EVICTIONS] += 1
-            done = True
-            break
-    vsb = hs[H_VSB]
-    n = prm[P_NVSB]
-    for j in range(n):
-        i = (r + j) % n
-        if vsb[sm, i, 1] >= 0:
-            vsb_evict(hs, sm, i, cycle)
-            st[_S_LOW_REG_EVICTIONS] += 1
-            done = True
-            break
-    return done
-
-
-@jit
-def wir_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    """The register-allocation stage (§2.6, §2.8): per destination, the VSB lookup with verify
-    read, or a new / dedicated register, or an in-place divergent write. False (retry next
-    cycle) when registers are short."""
-    cols = hs[H_COLS]
-    row = rec - hs[H_BASE][0]
-    if cols[row, C_ALLOC] & 1:
-        return True
-    prm = hs[H_PRM]
-    st = hs[H_STATS]
-    misc = hs[H_MISC]
-    out = cols[row, C_OUT]
-    if out == OUT_HIT or hs[H_PCX][pc, PX_CLASS] == K_NONE:
-        cols[row, C_ALLOC] = 1
-        return True
-    rt = hs[H_RT]
-    pin = hs[H_PIN]
-    pval = hs[H_PVAL]
-    vsb = hs[H_VSB]
-    pcdst = hs[H_PCDST]
-    nr = rt.shape[2]
-    conv = (cols[row, C_FLAGS] & FL_CONV) != 0
-    mask = prm[P_HMASK]
-    nv = prm[P_NVSB]
-    # phase 1: registers needed (no side effects)
-    need = 0
-    inplace_ok = True
-    for k in range(min(pcdst.shape[1], MAX_DST)):
-        d = pcdst[pc, k]
-        if d < 0:
-            break
-        if d >= nr:
-            continue
-        old = rt[sm, warp, d]
-        if not conv:
-            if pin[sm, warp, d] == 0 or old < 0:
-                need += 1
-                inplace_ok = False
-            continue
-        fresh = True
-        if nv > 0:
-            s = cols[row, C_SIG0 + k]
-            h = h3(hs[H_H3Q], s, mask)
-            e = h % nv
-            if vsb[sm, e, 1] >= 0 and vsb[sm, e, 0] == h and pval[sm, vsb[sm, e, 1]] == s:
-                fresh = False
-        if fresh:
-            need += 1
-            if old < 0 or hs[H_REF][sm, old] != 1 or pin[sm, warp, d] != 0:
-                inplace_ok = False
-    fallback = False
-    if need > 0 and available(hs, sm, misc, cycle) < need:
-        misc[sm, M_LOW] = 1
-        st[_S_ALLOC_STALLS] += 1
-        if _evict_some(hs, sm, misc, cycle) or hs[H_RELP][sm, 1] > 0 or not inplace_ok:
-            return False
-        fallback = True
-    # phase 2: allocate
-    bits = np.int64(1)
-    for k in range(min(pcdst.shape[1], MAX_DST)):
-        d = pcdst[pc, k]
-        if d < 0:
-            break
-        if d >= nr:
-            continue
-        old = rt[sm, warp, d]
-        s = cols[row, C_SIG0 + k]
-        newp = np.int64(-1)
-        write = True
-        pinned = False
-        if not conv:
-            st[_S_DIVERGENT_WRITES] += 1
-            pinned = True
-            if pin[sm, warp, d] != 0 and old >= 0:
-                newp = old
-                st[_S_INPLACE_WRITES] += 1
-            else:
-                newp = alloc_reg(hs, sm, misc)
-                st[_S_DEDICATED_ALLOCS] += 1
-                if old >= 0:
-                    st[_S_DUMMY_MOVS] += 1
-        else:
-            if nv > 0:
-                h = h3(hs[H_H3Q], s, mask)
-                e = h % nv
-                st[_S_HASHES] += 1
-                st[_S_VSB_LOOKUPS] += 1
-                if vsb[sm, e, 1] >= 0 and vsb[sm, e, 0] == h:
-                    st[_S_VSB_HITS] += 1
-                    pc_ = vsb[sm, e, 1]
-                    st[_S_VERIFY_READS] += 1
-                    if prm[P_NVC] > 0 and vc_lookup(hs, sm, misc, pc_):
-                        st[_S_VERIFY_CACHE_HITS] += 1
-                    else:
-                        st[_S_VERIFY_CACHE_MISSES] += 1
-                    if pval[sm, pc_] == s:
-                        st[_S_VSB_VERIFIED] += 1
-                        newp = pc_
-                        write = False
-                    else:
-                        st[_S_VSB_FALSE_POSITIVES] += 1
-                        newp = old if fallback else alloc_reg(hs, sm, misc)
-                else:
-                    st[_S_VSB_MISSES] += 1
-                    newp = old if fallback else alloc_reg(hs, sm, misc)
-                    if misc[sm, M_LOW] != 0:
-                        vsb_evict(hs, sm, e, cycle)
-                    else:
-                        vsb_insert(hs, sm, e, h, newp, cycle)
-                        st[_S_VSB_INSERTS] += 1
-            else:
-                newp = old if fallback else alloc_reg(hs, sm, misc)
-            if fallback:
-                st[_S_INPLACE_FALLBACKS] += 1
-        if write:
-            pval[sm, newp] = s
-            if prm[P_NVC] > 0:
-                vc_invalidate(hs, sm, newp)
-            st[_S_REG_WRITES] += 1
-            bits |= np.int64(1) << (1 + k)
-        if pinned:
-            bits |= np.int64(1) << (5 + k)
-        ref_inc(hs, sm, newp)  # in flight until retire
-        cols[row, C_NEW0 + k] = newp
-    if misc[sm, M_LOW] != 0 and available(hs, sm, misc, cycle) > 0:
-        misc[sm, M_LOW] = 0
-    cols[row, C_ALLOC] = bits
-    return True
-
-
-@jit
-def wir_dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
-    """The bank of the allocated physical register; -1 when the result is not written (a
-    verified VSB hit or a reuse hit). Before allocation: the baseline mapping."""
-    cols = hs[H_COLS]
-    row = rec - hs[H_BASE][0]
-    a = cols[row, C_ALLOC]
-    if (a & 1) == 0:
-        return bank
-    if cols[row, C_OUT] == OUT_HIT:
-        return -1
-    pcdst = hs[H_PCDST]
-    pc = cols[row, C_PC]
-    for k in range(min(pcdst.shape[1], MAX_DST)):
-        if pcdst[pc, k] == reg:
-            if (a >> (1 + k)) & 1:
-                return cols[row, C_NEW0 + k] % hs[H_PRM][P_NBANKS]
-            return -1
-    return bank
-
-
-@jit
-def wir_on_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    """The dummy MOV's write of the inactive lanes into the new dedicated register."""
-    return 1 if hs[H_COLS][rec - hs[H_BASE][0], C_MOVP] >= 0 else 0
-
-
-@jit
-def wir_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    """Retire (§2.7): rename-table write with reference counts, RB fill/update for executed
-    eligible instructions, in-flight references dropped."""
-    cols = hs[H_COLS]
-    row = rec - hs[H_BASE][0]
-    st = hs[H_STATS]
-    rt = hs[H_RT]
-    pin = hs[H_PIN]
-    pcdst = hs[H_PCDST]
-    nr = rt.shape[2]
-    out = cols[row, C_OUT]
-    a = cols[row, C_ALLOC]
-    cls = hs[H_PCX][pc, PX_CLASS]
-    if out != OUT_HIT:
-        st[_S_EXECUTED_INSTS] += 1
-    if cls != K_NONE:
-        for k in range(min(pcdst.shape[1], MAX_DST)):
-            d = pcdst[pc, k]
-            if d < 0:
-                break
-            if d >= nr:
-                continue
-            newp = cols[row, C_HITP] if out == OUT_HIT else cols[row, C_NEW0 + k]
-            if out != OUT_HIT and (a & 1) == 0:
-                continue
-            old = rt[sm, warp, d]
-            st[_S_RENAME_ACCESSES] += 1
-            if old != newp:
-                ref_inc(hs, sm, newp)
-                if old >= 0:
-                    ref_dec(hs, sm, old, cycle)
-                rt[sm, warp, d] = newp
-            pin[sm, warp, d] = 1 if out != OUT_HIT and (a >> (5 + k)) & 1 else 0
-            ref_dec(hs, sm, newp, cycle)  # the in-flight reference
-            if out == OUT_HIT:
-                break
-        if (out == OUT_MISS and hs[H_PCX][pc, PX_NDST] == 1 and cols[row, C_RBIDX] >= 0
-                and (a & 1) != 0):
-            opid, o1, o2, o3, tb, bc = _tag(hs, sm, warp, pc, row)
-            i = cols[row, C_RBIDX]
-            rb = hs[H_RB]
-            newp = cols[row, C_NEW0]
-            if rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc) and rb[sm, i, RB_RES] < 0:
-                rb[sm, i, RB_RES] = newp
-                rb[sm, i, RB_PEND] = 0
-                ref_inc(hs, sm, newp)
-            else:
-                rb_write(hs, sm, i, opid, o1, o2, o3, tb, bc, newp, 0, cycle)
-            st[_S_RB_UPDATES] += 1
-    for k in range(cols[row, C_NSRC]):
-        p = cols[row, C_S0 + k]
-        if p >= 0:
-            ref_dec(hs, sm, p, cycle)
-    return None
 
 
 @jit

@@ -34,14 +34,20 @@ from warpsim.mechanisms.wir.layout import (
     RB_RES,
     RB_VALID,
 )
+from warpsim.mechanisms.wir.profile import N_PROF, profile_chunk
 from warpsim.mechanisms.wir.state import new_arrays
 from warpsim.mechanisms.wir.static_info import build_pcx
 from warpsim.mechanisms.wir.walk import walk_chunk
+from warpsim.stats import C_REGFILE_BANK_READS, C_REGFILE_BANK_WRITES
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.launch_info import LaunchInfo
 
-__all__ = ["WIR", "check_invariants"]
+__all__ = ["PROF_STATS", "WIR", "check_invariants"]
+
+PROF_STATS = ("wir_prof_insts", "wir_prof_repeated", "wir_prof_repeated_alt",
+              "wir_prof_repeated_gt10", "wir_prof_windows")
+"""The Fig. 2 profiler's counts (``profile.PR_*`` order)."""
 
 
 def _hooks_of(base: Any) -> Any:
@@ -115,7 +121,9 @@ class WIR(Mechanism):
         arrays = new_arrays(w, s, nw, n_regs, npr, regs, self.cfg.regfile.n_banks, pcx,
                             tables.pc_src, tables.pc_dst)
         return {"info": info, "arrays": arrays, "pcx": pcx,
-                "is_bar": (flags & tc.F_BARRIER) != 0, "token": np.zeros(1, np.int64)}
+                "is_bar": (flags & tc.F_BARRIER) != 0, "token": np.zeros(1, np.int64),
+                "prof": np.zeros(N_PROF, np.int64),
+                "n_regs": n_regs}
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray:
         ls = launch_state
@@ -126,6 +134,10 @@ class WIR(Mechanism):
         walk_chunk(chunk.order, chunk.offsets, chunk.pc, chunk.exec_mask, chunk.val_start,
                    np.ascontiguousarray(chunk.sig).view(np.int64), ls["pcx"], ls["is_bar"],
                    ls["token"], cols)
+        a = ls["arrays"]
+        profile_chunk(chunk.order, chunk.offsets, chunk.pc, chunk.mask, chunk.val_start,
+                      np.ascontiguousarray(chunk.sig).view(np.int64), ls["pcx"], a[2], a[3],
+                      ls["n_regs"], ls["prof"])
         return cols
 
     def hook_state(self, launch_state: Any, rec_cols: np.ndarray, rec_base: int) -> Any:
@@ -146,6 +158,12 @@ class WIR(Mechanism):
         a = launch_state["arrays"]
         st = a[H_STATS - 2]
         out: dict[str, int | float] = {n: int(v) for n, v in zip(STATS, st, strict=True)}
+        out.update(zip(PROF_STATS, (int(v) for v in launch_state["prof"]), strict=True))
+        # verify reads that miss the verify cache read the banks (energy; spec §4.3)
+        g = self.cfg.regfile.bank_width_bits // 128
+        out["regfile_granule_reads"] = g * (int(counts[:, C_REGFILE_BANK_READS].sum())
+                                            + out["wir_verify_cache_misses"])
+        out["regfile_granule_writes"] = g * int(counts[:, C_REGFILE_BANK_WRITES].sum())
         hs = launch_state.get("hs")
         if self.cfg.wir.check and hs is not None:
             bad = check_invariants(hs)

@@ -26,8 +26,9 @@ import numpy as np
 from warpsim.ptx.ir import OpKind
 from warpsim.timing import consts as tc
 
-__all__ = ["K_ARITH", "K_LD_GLOBAL", "K_LD_RO", "K_LD_SHARED", "K_NONE", "K_OTHER", "N_PCX",
-           "PX_CLASS", "PX_DIDX", "PX_NDST", "PX_OPID", "PX_STORE", "build_pcx", "MAX_DST"]
+__all__ = ["K_ARITH", "K_LD_GLOBAL", "K_LD_RO", "K_LD_SHARED", "K_NONE", "K_OTHER", "MAX_DST",
+           "N_PCX", "PX_CLASS", "PX_DIDX", "PX_NDST", "PX_NVAL", "PX_OPID", "PX_PROF",
+           "PX_DSTSKIP", "PX_SRCCONST", "PX_STORE", "build_pcx"]
 
 K_NONE = 0
 """No register destination: nothing to rename or reuse (stores, branches, barriers)."""
@@ -55,24 +56,45 @@ PX_STORE = 2
 PX_NDST = 3
 PX_DIDX = 4
 """``pcx[pc, PX_DIDX + k]``: value entry of destination ``k`` in the record (-1: none)."""
-N_PCX = PX_DIDX + MAX_DST
+PX_PROF = PX_DIDX + MAX_DST
+"""Operation identity for the repeated-computation profiler (every computation with a value
+entry, eligible or not; 0: never counted as repeated: control flow, stores, atomics)."""
+PX_NVAL = PX_PROF + 1
+"""Value entries of the record (destinations, predicates included)."""
+PX_SRCCONST = PX_NVAL + 1
+"""Bit ``k``: source ``pc_src[pc, k]`` holds a rematerialised launch constant (a parameter,
+an immediate in a register): not renamed, identified by the operation identity instead."""
+PX_DSTSKIP = PX_SRCCONST + 1
+"""Bit ``k``: destination ``pc_dst[pc, k]`` is a rematerialised constant's register: not
+renamed."""
+N_PCX = PX_DSTSKIP + 1
 
 _LOAD_CLASS = {"const": K_LD_RO, "param": K_LD_RO, "shared": K_LD_SHARED,
                "global": K_LD_GLOBAL}
 
 
-def _operand_key(op: Any, srcs: list[int], alloc: Any) -> Any:
+def _is_const(alloc: Any, pc: int, v: int) -> bool:
+    """Virtual register ``v`` read at ``pc`` is a rematerialised launch constant."""
+    return bool(alloc.remat[v]) or (pc, v) in alloc.const_reads
+
+
+def _operand_key(op: Any, srcs: list[int], alloc: Any, pc: int = -1) -> Any:
     """The operand's part of the operation identity, or None when it makes the instruction
-    ineligible (special registers, vectors)."""
+    ineligible (special registers, vectors). A rematerialised constant is identified by its
+    virtual register (one value per launch); a folded ``neg``/``abs`` operand by its own
+    virtual register (it shares its source's physical register)."""
     if op.kind is OpKind.REG:
+        if _is_const(alloc, pc, op.reg):
+            return ("c", op.reg)
         regs = [int(alloc.phys[op.reg]) + j for j in range(int(alloc.width[op.reg]))]
-        return ("r", tuple(srcs.index(r) if r in srcs else -1 for r in regs), op.neg)
+        fold = (-1 if alloc.folded is None or alloc.folded[op.reg] < 0 else op.reg)
+        return ("r", tuple(srcs.index(r) if r in srcs else -1 for r in regs), op.neg, fold)
     if op.kind is OpKind.IMM:
         return ("i", op.value, op.fmt)
     if op.kind is OpKind.SYMBOL:
         return ("s", op.name)
     if op.kind is OpKind.ADDRESS:
-        base = None if op.base is None else _operand_key(op.base, srcs, alloc)
+        base = None if op.base is None else _operand_key(op.base, srcs, alloc, pc)
         if op.base is not None and base is None:
             return None
         return ("a", base, op.value)
@@ -114,13 +136,35 @@ def _dst_value_index(program: Any, alloc: Any, pc: int, dsts: list[int]) -> list
     return [where.get(r, -1) for r in dsts]
 
 
+def _const_sources(alloc: Any, pc: int, inst: Any, srcs: list[int]) -> int:
+    bits = 0
+    for v in inst.reads():
+        if _is_const(alloc, pc, v) and alloc.phys[v] >= 0:
+            for j in range(int(alloc.width[v])):
+                r = int(alloc.phys[v]) + j
+                if r in srcs:
+                    bits |= 1 << srcs.index(r)
+    return bits
+
+
+def _remat_dests(alloc: Any, inst: Any, dsts: list[int]) -> int:
+    bits = 0
+    for v in inst.writes():
+        if alloc.remat[v] and alloc.phys[v] >= 0:
+            for j in range(int(alloc.width[v])):
+                r = int(alloc.phys[v]) + j
+                if r in dsts:
+                    bits |= 1 << dsts.index(r)
+    return bits
+
+
 def build_pcx(program: Any, alloc: Any, tables: Any,
               opids: dict[Any, int]) -> np.ndarray:
     """``pcx[pc, PX_*]`` for every pc of ``program`` (plus the exit pc). ``opids`` interns the
     operation identities (shared by the launches of a run, so ids stay distinct)."""
     n = tables.pc_info.shape[0]
     pcx = np.zeros((n, N_PCX), np.int64)
-    pcx[:, PX_DIDX:] = -1
+    pcx[:, PX_DIDX:PX_DIDX + MAX_DST] = -1
     if program is None:
         return pcx
     kinds = np.asarray(program.kinds)
@@ -128,6 +172,13 @@ def build_pcx(program: Any, alloc: Any, tables: Any,
         dsts = [int(r) for r in tables.pc_dst[pc] if r >= 0]
         srcs = [int(r) for r in tables.pc_src[pc] if r >= 0]
         pcx[pc, PX_STORE] = _store_bits(inst)
+        pcx[pc, PX_NVAL] = int(program.n_values[pc])
+        if (int(kinds[pc]) == 0 and program.n_values[pc] > 0
+                and inst.opcode not in ("atom", "red", "st")):
+            prof = (inst.opcode, inst.types, inst.space, inst.vec, inst.mods,
+                    tuple(_operand_key(s, srcs, alloc, pc) if s.kind is not OpKind.SPECIAL
+                          else ("sp", s.name) for s in inst.srcs))
+            pcx[pc, PX_PROF] = opids.setdefault(("prof", prof), len(opids) + 1)
         pcx[pc, PX_NDST] = len(dsts)
         for k, e in enumerate(_dst_value_index(program, alloc, pc, dsts)[:MAX_DST]):
             pcx[pc, PX_DIDX + k] = e
@@ -141,8 +192,13 @@ def build_pcx(program: Any, alloc: Any, tables: Any,
             cls = K_OTHER
         else:
             cls = K_ARITH
-        keys = [_operand_key(s, srcs, alloc) for s in inst.srcs]
-        if (cls != K_OTHER and (None in keys or len(srcs) > 3 or inst.guard >= 0
+        const_bits = _const_sources(alloc, pc, inst, srcs)
+        pcx[pc, PX_SRCCONST] = const_bits
+        pcx[pc, PX_DSTSKIP] = _remat_dests(alloc, inst, dsts)
+        keys = [_operand_key(s, srcs, alloc, pc) for s in inst.srcs]
+        renamed = [k for k in range(len(srcs)) if not (const_bits >> k) & 1]
+        if (cls != K_OTHER and (None in keys or (renamed and max(renamed) > 2)
+                                or pcx[pc, PX_DSTSKIP] or inst.guard >= 0
                                 or alloc.pred_reads(inst) or alloc.pred_writes(inst)
                                 or pc in program.dynamic_pcs
                                 or inst.opcode in ("addc", "subc", "madc")
