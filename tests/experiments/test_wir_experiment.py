@@ -17,13 +17,16 @@ CYCLES = {"a": {"base": 1000, "R": 1000, "RLP": 800, "RLPV": 500, "RPV": 1000},
 
 
 def _fake(sel, design, extra=()):
-    c = CYCLES[sel.name][design]
+    c = CYCLES[sel.name].get(design, 1000)
     out = {"bench": sel.name, "design": design, "verified": True, "cycles": c,
            "warp_insts": 1000, "l1d_accesses": 100, "l1d_misses": 50,
            "regfile_bank_reads": 2000, "regfile_bank_writes": 1000, "bank_conflict_stalls": 0,
            "energy_j": c * 1e-3, "sm_energy_j": c * 5e-4, "exec_ldst_warp_insts": 100}
     if design != "base":
-        out.update({"wir_rb_hits": 200 if design == "RLPV" else 100,
+        hits = {"RLPV": 200, "RLP": 200, "RL": 160, "NoVSB": 10}.get(design, 100)
+        if "wir.rb_entries=512" in extra:
+            hits = 250
+        out.update({"wir_rb_hits": hits, "wir_vsb_lookups": 100,
                     "wir_rb_pending_hits": 20, "wir_dummy_movs": 10,
                     "wir_executed_insts": 800, "wir_vsb_verified": 30, "wir_reg_writes": 70,
                     "wir_prof_insts": 1000, "wir_prof_repeated": 300,
@@ -60,3 +63,16 @@ def test_sm_energy_leaves_out_the_memory_side():
 
 def test_registered():
     assert "wir" in {r.name for r in list_reproductions()}
+
+
+def test_full_designs_and_sweeps_give_every_target(tmp_path):
+    from warpsim.experiments.wir import FULL_DESIGNS, SWEEPS
+
+    s = run_experiment((BenchSel("a", "tiny"),), tmp_path, designs=FULL_DESIGNS, sweeps=True,
+                       runner=_fake)
+    t = s["targets"]
+    assert t["5_pending_retry_gain"]["ours"] == pytest.approx(200 / 160 - 1)
+    assert t["7_novsb_reused"]["ours"] == pytest.approx(0.01)
+    assert t["4_reused_rb512"]["ours"] == pytest.approx(0.25)
+    assert set(s["sweeps"]) == set(SWEEPS)
+    assert set(t["21_delay"]["ours"]) == {"3", "4", "5", "6", "7"}

@@ -48,7 +48,7 @@ NREGS = 20
 class Rig:
     """One SM, hand-written static tables and records, hooks called in a chosen order."""
 
-    def __init__(self, insts, *, n_warps=8, **over):
+    def __init__(self, insts, *, n_warps=8, n_phys=NP, **over):
         """``insts``: (class, opid, dst or -1, [srcs]) per pc."""
         w = WIRConfig(enabled=True, **over)
         n = len(insts) + 1
@@ -61,7 +61,7 @@ class Rig:
             if d >= 0:
                 pcx[pc, PX_NDST], pcx[pc, PX_DIDX], dst[pc, 0] = 1, 0, d
             src[pc, :len(srcs)] = srcs
-        self.arrays = new_arrays(w, 1, n_warps, NREGS, NP, NREGS, 8, pcx, src, dst)
+        self.arrays = new_arrays(w, 1, n_warps, NREGS, n_phys, NREGS, 8, pcx, src, dst)
         self.cols = np.zeros((64, N_COLS), np.int64)
         self.hs = (self.cols, np.array([0], np.int64), *self.arrays)
         self.n = 0
@@ -265,3 +265,28 @@ def test_warp_exit_returns_every_register_after_the_release_delay():
     assert rig.hs[H_REF][0].sum() == 0
     assert check_invariants(rig.hs) == []
     assert rig.hs[H_POOLP][0, 1] == NP - 2      # two registers still in the 2-cycle delay
+
+
+def test_low_register_mode_stalls_evicts_and_inserts_nothing():
+    # 4 physical registers: P0 holds $r1; three writes of $r3 take P1, P2, P3 (each VSB
+    # miss inserts), leaving P1 and P2 held by the VSB alone and the pool empty
+    rig = Rig([(K_ARITH, 1, 3, [1])], n_phys=4, rb_entries=0, vsb_entries=4)
+    rig.preset(0, 1, 0, 10)
+    rig.pool_order([1, 2, 3])
+    for cycle, value in enumerate((50, 51, 52)):
+        rig.run(0, 0, value, cycle * 10)
+    assert rig.rt(0, 3) == 3 and rig.hs[H_POOLP][0, 1] == 0
+    assert rig.stat("wir_vsb_inserts") == 3
+    rec, out, _ = rig.issue(0, 0, 53, 100)
+    assert out == ISSUE_EXECUTE
+    cycle = 100
+    while not wh.wir_can_writeback(rig.hs, 0, 0, 0, rec, cycle):
+        cycle += 1
+        assert cycle < 110
+    # at least one stalled attempt, an eviction, and the 2-cycle release delay
+    assert rig.stat("wir_alloc_stalls") >= 1 and rig.stat("wir_low_reg_evictions") >= 1
+    assert cycle >= 102
+    wh.wir_on_retire(rig.hs, 0, 0, 0, rec, cycle)
+    assert rig.rt(0, 3) in (1, 2)                  # a register the VSB alone held
+    assert rig.stat("wir_vsb_inserts") == 3        # low register mode: the miss inserts nothing
+    assert check_invariants(rig.hs) == []
