@@ -55,11 +55,13 @@ class Rig:
         pcx = np.zeros((n, N_PCX), np.int64)
         pcx[:, PX_DIDX:PX_DIDX + MAX_DST] = -1
         src = np.full((n, 3), -1, np.int64)
-        dst = np.full((n, 1), -1, np.int64)
+        dst = np.full((n, 2), -1, np.int64)
         for pc, (cls, opid, d, srcs) in enumerate(insts):
             pcx[pc, PX_CLASS], pcx[pc, PX_OPID] = cls, opid
-            if d >= 0:
-                pcx[pc, PX_NDST], pcx[pc, PX_DIDX], dst[pc, 0] = 1, 0, d
+            ds = d if isinstance(d, tuple) else (d,) if d >= 0 else ()
+            pcx[pc, PX_NDST] = len(ds)
+            for k, r in enumerate(ds):     # a pair: the two halves of a 64-bit register
+                pcx[pc, PX_DIDX + k], dst[pc, k] = k, r
             src[pc, :len(srcs)] = srcs
         self.arrays = new_arrays(w, 1, n_warps, NREGS, n_phys, NREGS, 8, pcx, src, dst)
         self.cols = np.zeros((64, N_COLS), np.int64)
@@ -90,11 +92,12 @@ class Rig:
         pool = list(first) + rest
         hs[H_POOL][0, :len(pool)] = pool
 
-    def issue(self, warp, pc, sig, cycle, *, conv=True, flags=0):
+    def issue(self, warp, pc, sig, cycle, *, conv=True, flags=0, sig_hi=0):
         rec = self.n
         self.n += 1
         self.cols[rec, C_FLAGS] = (FL_CONV if conv else 0) | flags
         self.cols[rec, C_SIG0] = sig
+        self.cols[rec, C_SIG0 + 1] = sig_hi
         out, t = wh.wir_on_issue(self.hs, 0, warp, pc, rec, cycle)
         return rec, int(out), int(t)
 
@@ -289,4 +292,19 @@ def test_low_register_mode_stalls_evicts_and_inserts_nothing():
     wh.wir_on_retire(rig.hs, 0, 0, 0, rec, cycle)
     assert rig.rt(0, 3) in (1, 2)                  # a register the VSB alone held
     assert rig.stat("wir_vsb_inserts") == 3        # low register mode: the miss inserts nothing
+    assert check_invariants(rig.hs) == []
+
+
+def test_a_64_bit_result_is_reused_as_a_register_pair():
+    # mul.wide $rd2 <- $r0, $r1 by W0, then the same operation on the same registers by W1
+    rig = Rig([(K_ARITH, 1, (2, 3), [0, 1])])
+    for warp in (0, 1):
+        rig.preset(warp, 0, 1, 10)
+        rig.preset(warp, 1, 2, 11)
+    assert rig.run(0, 0, 40, sig_hi=41) == ISSUE_EXECUTE
+    lo, hi = rig.rt(0, 2), rig.rt(0, 3)
+    assert lo != hi and lo >= 0 and hi >= 0
+    assert rig.run(1, 0, 40, sig_hi=41) == ISSUE_COMPLETE
+    assert (rig.rt(1, 2), rig.rt(1, 3)) == (lo, hi)
+    assert rig.stat("wir_arith_mismatches") == 0
     assert check_invariants(rig.hs) == []

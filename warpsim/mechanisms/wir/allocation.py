@@ -109,14 +109,13 @@ _S_VSB_VERIFIED = S["wir_vsb_verified"]
 
 @jit
 def record_tag(hs, sm, warp, pc, row):  # pragma: no cover - jit
-    """(opid, o1, o2, o3, tb, bc) of the record: TB slot + 1 for shared loads, the barrier
-    count for shared and global loads, else 0."""
+    """(opid, tb, bc) of the record: TB slot + 1 for shared loads, the barrier count for
+    shared and global loads, else 0 (the source fields are the record's ``C_S0`` columns)."""
     cols = hs[H_COLS]
     cls = hs[H_PCX][pc, PX_CLASS]
     tb = hs[H_WCTA][sm, warp] + 1 if cls == K_LD_SHARED else 0
     bc = cols[row, C_BC] if cls == K_LD_SHARED or cls == K_LD_GLOBAL else 0
-    return (hs[H_PCX][pc, PX_OPID], cols[row, C_S0], cols[row, C_S0 + 1], cols[row, C_S0 + 2],
-            tb, bc)
+    return hs[H_PCX][pc, PX_OPID], tb, bc
 
 
 @jit
@@ -333,7 +332,7 @@ def wir_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
                 break
             if d >= nr or (hs[H_PCX][pc, PX_DSTSKIP] >> k) & 1:
                 continue
-            newp = cols[row, C_HITP] if out == OUT_HIT else cols[row, C_NEW0 + k]
+            newp = cols[row, C_HITP + k] if out == OUT_HIT else cols[row, C_NEW0 + k]
             if out != OUT_HIT and (a & 1) == 0:
                 continue
             old = rt[sm, warp, d]
@@ -345,20 +344,24 @@ def wir_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
                 rt[sm, warp, d] = newp
             pin[sm, warp, d] = 1 if out != OUT_HIT and (a >> (5 + k)) & 1 else 0
             ref_dec(hs, sm, newp, cycle)  # the in-flight reference
-            if out == OUT_HIT:
+            if out == OUT_HIT and k >= 1:
                 break
-        if (out == OUT_MISS and hs[H_PCX][pc, PX_NDST] == 1 and cols[row, C_RBIDX] >= 0
-                and (a & 1) != 0):
-            opid, o1, o2, o3, tb, bc = record_tag(hs, sm, warp, pc, row)
+        nd = hs[H_PCX][pc, PX_NDST]
+        if out == OUT_MISS and nd <= 2 and cols[row, C_RBIDX] >= 0 and (a & 1) != 0:
+            opid, tb, bc = record_tag(hs, sm, warp, pc, row)
             i = cols[row, C_RBIDX]
             rb = hs[H_RB]
-            newp = cols[row, C_NEW0]
-            if rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc) and rb[sm, i, RB_RES] < 0:
-                rb[sm, i, RB_RES] = newp
+            r0 = cols[row, C_NEW0]
+            r1 = cols[row, C_NEW0 + 1] if nd == 2 else np.int64(-1)
+            if rb_match(hs, sm, i, opid, cols, row, tb, bc) and rb[sm, i, RB_RES] < 0:
+                rb[sm, i, RB_RES] = r0
+                rb[sm, i, RB_RES + 1] = r1
                 rb[sm, i, RB_PEND] = 0
-                ref_inc(hs, sm, newp)
+                ref_inc(hs, sm, r0)
+                if r1 >= 0:
+                    ref_inc(hs, sm, r1)
             else:
-                rb_write(hs, sm, i, opid, o1, o2, o3, tb, bc, newp, 0, cycle)
+                rb_write(hs, sm, i, opid, cols, row, tb, bc, r0, r1, 0, cycle)
             st[_S_RB_UPDATES] += 1
     for k in range(cols[row, C_NSRC]):
         p = cols[row, C_S0 + k]

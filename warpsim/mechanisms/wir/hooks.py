@@ -64,6 +64,7 @@ from warpsim.mechanisms.wir.layout import (
     M_LIVE,
     M_LOW,
     M_PENDQ,
+    N_SRC,
     OUT_HIT,
     OUT_INELIGIBLE,
     OUT_MISS,
@@ -141,14 +142,19 @@ def _hit(hs, sm, pc, row, i):  # pragma: no cover - jit
     """Record a reuse hit on entry ``i``; checks the reused value against the trace's."""
     cols = hs[H_COLS]
     st = hs[H_STATS]
-    res = hs[H_RB][sm, i, RB_RES]
-    ref_inc(hs, sm, res)
-    cols[row, C_HITP] = res
     cols[row, C_OUT] = OUT_HIT
     st[_S_RB_HITS] += 1
     cls = hs[H_PCX][pc, PX_CLASS]
     st[_HIT_STAT[cls]] += 1
-    if hs[H_PVAL][sm, res] != cols[row, C_SIG0]:
+    wrong = False
+    for k in range(2):
+        res = hs[H_RB][sm, i, RB_RES + k]
+        cols[row, C_HITP + k] = res
+        if res >= 0:
+            ref_inc(hs, sm, res)
+            if hs[H_PVAL][sm, res] != cols[row, C_SIG0 + k]:
+                wrong = True
+    if wrong:
         if cls == K_ARITH or cls == K_LD_RO:
             st[_S_ARITH_MISMATCHES] += 1
         else:
@@ -173,7 +179,7 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     fl = cols[row, C_FLAGS]
     bad = False
     ns = 0
-    for k in range(4):
+    for k in range(N_SRC):
         cols[row, C_S0 + k] = -1
     cbits = hs[H_PCX][pc, PX_SRCCONST]
     for k in range(pcsrc.shape[1]):
@@ -181,14 +187,14 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         if reg < 0:
             break
         if (cbits >> k) & 1:  # a rematerialised constant: in the operation identity
-            if k < 4:
+            if k < N_SRC:
                 ns += 1
             continue
         st[_S_RENAME_ACCESSES] += 1
         p = rt[sm, warp, reg] if reg < nr else -1
         if p < 0 or pin[sm, warp, reg] != 0:
             bad = True
-        if k < 4:
+        if k < N_SRC:
             cols[row, C_S0 + k] = p
             if p >= 0:
                 ref_inc(hs, sm, p)
@@ -223,13 +229,13 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     if (cls == K_LD_SHARED or cls == K_LD_GLOBAL) and cols[row, C_BC] >= BC_MAX:
         st[_S_BYPASS_BARRIER_SAT] += 1
         return ISSUE_EXECUTE, np.int64(0)
-    opid, o1, o2, o3, tb, bc = record_tag(hs, sm, warp, pc, row)
-    i = rb_index(opid, o1, o2, o3, tb, prm[P_SEED], prm[P_NRB])
+    opid, tb, bc = record_tag(hs, sm, warp, pc, row)
+    i = rb_index(opid, cols, row, tb, prm[P_SEED], prm[P_NRB])
     cols[row, C_RBIDX] = i
     cols[row, C_OUT] = OUT_MISS
     st[_S_RB_LOOKUPS] += 1
     rb = hs[H_RB]
-    if rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc):
+    if rb_match(hs, sm, i, opid, cols, row, tb, bc):
         if rb[sm, i, RB_PEND] == 0:
             _hit(hs, sm, pc, row, i)
             return ISSUE_COMPLETE, cycle + prm[P_HITLAT]
@@ -247,7 +253,7 @@ def wir_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         st[_S_LOW_REG_MISSES] += 1
         cols[row, C_OUT] = OUT_MISS_NOINSERT
     elif prm[P_PEND] != 0:
-        rb_write(hs, sm, i, opid, o1, o2, o3, tb, bc, -1, 1, cycle)
+        rb_write(hs, sm, i, opid, cols, row, tb, bc, -1, -1, 1, cycle)
         st[_S_RB_RESERVATIONS] += 1
     return ISSUE_EXECUTE, np.int64(0)
 
@@ -263,10 +269,10 @@ def wir_poll_parked(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
     st = hs[H_STATS]
     misc = hs[H_MISC]
     pc = cols[row, C_PC]
-    opid, o1, o2, o3, tb, bc = record_tag(hs, sm, warp, pc, row)
+    opid, tb, bc = record_tag(hs, sm, warp, pc, row)
     i = cols[row, C_RBIDX]
     st[_S_PEND_RETRIES] += 1
-    if rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc):
+    if rb_match(hs, sm, i, opid, cols, row, tb, bc):
         if hs[H_RB][sm, i, RB_PEND] != 0:
             st[_S_PEND_REQUEUES] += 1
             return ISSUE_PARK, np.int64(0)
@@ -299,7 +305,7 @@ def wir_operand_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
         return cols[row, C_MOVP] % nb
     pcsrc = hs[H_PCSRC]
     pc = cols[row, C_PC]
-    for k in range(min(pcsrc.shape[1], 4)):
+    for k in range(min(pcsrc.shape[1], N_SRC)):
         if pcsrc[pc, k] == reg:
             p = cols[row, C_S0 + k]
             return p % nb if p >= 0 else bank

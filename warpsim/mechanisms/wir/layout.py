@@ -26,20 +26,23 @@ C_SIG0 = 2
 C_OUT = 6
 """``OUT_*``: what happened at the reuse stage."""
 C_RBIDX = 7
+N_SRC = 6
+"""Source registers in the tag: 3 operands of up to 64 bits (2 registers each) [A14]."""
 C_S0 = 8
-"""``C_S0 + k``: physical register of source ``k`` at rename (-1 invalid), k < 4."""
-C_NSRC = 12
-C_HITP = 13
-C_ALLOC = 14
+"""``C_S0 + k``: physical register of source ``k`` at rename (-1 invalid), k < N_SRC."""
+C_NSRC = C_S0 + N_SRC
+C_HITP = C_NSRC + 1
+"""Result register(s) of a reuse hit (two for a 64-bit result)."""
+C_ALLOC = C_HITP + 2
 """Allocation done (bit 0), bank write per destination (bits 1..4), pin per destination
 (bits 5..8)."""
-C_NEW0 = 15
+C_NEW0 = C_ALLOC + 1
 """``C_NEW0 + k``: physical register destination ``k`` maps to at retire."""
-C_MOVP = 19
+C_MOVP = C_NEW0 + 4
 """Physical register the dummy MOV copies (-1: none)."""
-C_PC = 20
+C_PC = C_MOVP + 1
 """The record's pc (hooks without a ``pc`` argument read it here)."""
-N_COLS = 21
+N_COLS = C_PC + 1
 
 FL_CONV = 1
 FL_STSH = 2
@@ -64,8 +67,14 @@ P_TOKEN = 16
 N_PRM = 17
 
 # -- reuse-buffer entry fields (Fig. 9) -------------------------------------------------------
-RB_VALID, RB_OPID, RB_O1, RB_O2, RB_O3, RB_TB, RB_BC, RB_RES, RB_PEND = range(9)
-N_RB = 9
+RB_VALID, RB_OPID, RB_O1 = 0, 1, 2
+"""``RB_O1 + k``: operand field ``k`` (a source physical register or -1), k < N_SRC."""
+RB_TB = RB_O1 + N_SRC
+RB_BC = RB_TB + 1
+RB_RES = RB_BC + 1
+"""Result register(s): ``RB_RES`` and ``RB_RES + 1`` (second half of a 64-bit result)."""
+RB_PEND = RB_RES + 2
+N_RB = RB_PEND + 1
 
 # -- per-SM scalars ---------------------------------------------------------------------------
 M_LIVE, M_PENDQ, M_LOW, M_RNG, M_CLOCK, M_PEAK = range(6)

@@ -29,8 +29,8 @@ from warpsim.mechanisms.wir.layout import (
     H_STATS,
     H_VSB,
     N_COLS,
+    N_SRC,
     RB_O1,
-    RB_O3,
     RB_RES,
     RB_VALID,
 )
@@ -81,7 +81,7 @@ def check_invariants(hs: tuple) -> list[str]:
         v = vsb[sm, :, 1]
         np.add.at(want, v[v >= 0], 1)
         valid = rb[sm, :, RB_VALID] != 0
-        for f in (*range(RB_O1, RB_O3 + 1), RB_RES):
+        for f in (*range(RB_O1, RB_O1 + N_SRC), RB_RES, RB_RES + 1):
             col = rb[sm, valid, f]
             np.add.at(want, col[col >= 0], 1)
         if not np.array_equal(want, ref[sm]):

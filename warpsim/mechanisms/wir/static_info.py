@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from warpsim.mechanisms.wir.layout import N_SRC
 from warpsim.ptx.ir import OpKind
 from warpsim.timing import consts as tc
 
@@ -33,7 +34,7 @@ __all__ = ["K_ARITH", "K_LD_GLOBAL", "K_LD_RO", "K_LD_SHARED", "K_NONE", "K_OTHE
 K_NONE = 0
 """No register destination: nothing to rename or reuse (stores, branches, barriers)."""
 K_ARITH = 1
-"""Reuse-eligible arithmetic (SP/INT/FP64/SFU) with one 32-bit destination."""
+"""Reuse-eligible arithmetic (SP/INT/FP64/SFU) with one 32- or 64-bit destination."""
 K_LD_RO = 2
 """Read-only load (const, param, texture): reused like arithmetic (§2.12 rule 4)."""
 K_LD_SHARED = 3
@@ -101,10 +102,20 @@ def _operand_key(op: Any, srcs: list[int], alloc: Any, pc: int = -1) -> Any:
     return None
 
 
-def _load_class(inst: Any, n_dst: int) -> int:
+def _one_value(inst: Any, alloc: Any, dsts: list[int]) -> bool:
+    """One destination value: a 32-bit register, or both halves of one 64-bit register (the
+    RB's Result Register then holds the pair) [A14]."""
+    if len(dsts) == 1:
+        return True
+    regs = [v for v in inst.writes() if alloc.phys[v] >= 0]
+    return (len(dsts) == 2 and len(regs) == 1 and int(alloc.width[regs[0]]) == 2
+            and dsts == [int(alloc.phys[regs[0]]), int(alloc.phys[regs[0]]) + 1])
+
+
+def _load_class(inst: Any, one: bool) -> int:
     if inst.opcode in ("tex", "tld4"):
-        return K_LD_RO if n_dst == 1 else K_OTHER
-    if inst.opcode not in ("ld", "ldu") or "volatile" in inst.mods or n_dst != 1:
+        return K_LD_RO if one else K_OTHER
+    if inst.opcode not in ("ld", "ldu") or "volatile" in inst.mods or not one:
         return K_OTHER
     return _LOAD_CLASS.get(inst.space, K_OTHER)
 
@@ -186,9 +197,10 @@ def build_pcx(program: Any, alloc: Any, tables: Any,
             pcx[pc, PX_CLASS] = K_NONE if not dsts else K_OTHER
             continue
         opc = int(tables.pc_info[pc, 0])
+        one = _one_value(inst, alloc, dsts)
         if opc == tc.OPC_LDST:
-            cls = _load_class(inst, len(dsts))
-        elif opc == tc.OPC_TENSOR or len(dsts) != 1:
+            cls = _load_class(inst, one)
+        elif opc == tc.OPC_TENSOR or not one:
             cls = K_OTHER
         else:
             cls = K_ARITH
@@ -197,7 +209,7 @@ def build_pcx(program: Any, alloc: Any, tables: Any,
         pcx[pc, PX_DSTSKIP] = _remat_dests(alloc, inst, dsts)
         keys = [_operand_key(s, srcs, alloc, pc) for s in inst.srcs]
         renamed = [k for k in range(len(srcs)) if not (const_bits >> k) & 1]
-        if (cls != K_OTHER and (None in keys or (renamed and max(renamed) > 2)
+        if (cls != K_OTHER and (None in keys or (renamed and max(renamed) >= N_SRC)
                                 or pcx[pc, PX_DSTSKIP] or inst.guard >= 0
                                 or alloc.pred_reads(inst) or alloc.pred_writes(inst)
                                 or pc in program.dynamic_pcs

@@ -22,6 +22,7 @@ import numpy as np
 from warpsim._jit import jit
 from warpsim.mechanisms.wir.counters import S
 from warpsim.mechanisms.wir.layout import (
+    C_S0,
     H_POOL,
     H_POOLP,
     H_PRM,
@@ -35,13 +36,13 @@ from warpsim.mechanisms.wir.layout import (
     M_CLOCK,
     M_LIVE,
     M_PEAK,
+    N_SRC,
     P_CAPPED,
     P_NP,
     P_REGS,
     P_RELDELAY,
     RB_BC,
     RB_O1,
-    RB_O3,
     RB_OPID,
     RB_PEND,
     RB_RES,
@@ -79,12 +80,11 @@ def h3(h3q, sig, mask):  # pragma: no cover - jit
 
 
 @jit
-def rb_index(opid, o1, o2, o3, tb, seed, n):  # pragma: no cover - jit
+def rb_index(opid, cols, row, tb, seed, n):  # pragma: no cover - jit
     """Direct-mapped RB index of a tag (barrier count excluded) [A5]."""
     x = (opid * 40503 + seed) & 0x7FFFFFFF
-    x = ((x ^ (o1 + 1)) * 69069 + 1) & 0x7FFFFFFF
-    x = ((x ^ (o2 + 1)) * 69069 + 3) & 0x7FFFFFFF
-    x = ((x ^ (o3 + 1)) * 69069 + 5) & 0x7FFFFFFF
+    for k in range(N_SRC):
+        x = ((x ^ (cols[row, C_S0 + k] + 1)) * 69069 + 2 * k + 1) & 0x7FFFFFFF
     x = ((x ^ tb) * 40503 + 7) & 0x7FFFFFFF
     x ^= x >> 15
     return x % n
@@ -222,10 +222,16 @@ def vc_invalidate(hs, sm, p):  # pragma: no cover - jit
 # -- reuse buffer -----------------------------------------------------------------------------
 
 @jit
-def rb_match(hs, sm, i, opid, o1, o2, o3, tb, bc):  # pragma: no cover - jit
+def rb_match(hs, sm, i, opid, cols, row, tb, bc):  # pragma: no cover - jit
+    """Entry ``i`` is valid and holds the tag (operation, the record's renamed sources, TB
+    slot, barrier count)."""
     e = hs[H_RB][sm, i]
-    return (e[RB_VALID] != 0 and e[RB_OPID] == opid and e[RB_O1] == o1 and e[RB_O1 + 1] == o2
-            and e[RB_O3] == o3 and e[RB_TB] == tb and e[RB_BC] == bc)
+    if e[RB_VALID] == 0 or e[RB_OPID] != opid or e[RB_TB] != tb or e[RB_BC] != bc:
+        return False
+    for k in range(N_SRC):
+        if e[RB_O1 + k] != cols[row, C_S0 + k]:
+            return False
+    return True
 
 
 @jit
@@ -234,32 +240,34 @@ def rb_evict(hs, sm, i, cycle):  # pragma: no cover - jit
     e = hs[H_RB][sm, i]
     if e[RB_VALID] == 0:
         return
-    for f in range(RB_O1, RB_O3 + 1):
+    for f in range(RB_O1, RB_O1 + N_SRC):
         if e[f] >= 0:
             ref_dec(hs, sm, e[f], cycle)
-    if e[RB_RES] >= 0:
-        ref_dec(hs, sm, e[RB_RES], cycle)
+    for f in range(RB_RES, RB_RES + 2):
+        if e[f] >= 0:
+            ref_dec(hs, sm, e[f], cycle)
     e[RB_VALID] = 0
     hs[H_STATS][_S_RBEV] += 1
 
 
 @jit
-def rb_write(hs, sm, i, opid, o1, o2, o3, tb, bc, res, pend, cycle):  # pragma: no cover
+def rb_write(hs, sm, i, opid, cols, row, tb, bc, res, res2, pend,
+             cycle):  # pragma: no cover - jit
     """Write entry ``i`` (most recent writer wins), taking references on its register
     fields."""
     rb_evict(hs, sm, i, cycle)
     e = hs[H_RB][sm, i]
     e[RB_VALID] = 1
     e[RB_OPID] = opid
-    e[RB_O1] = o1
-    e[RB_O1 + 1] = o2
-    e[RB_O3] = o3
+    for k in range(N_SRC):
+        e[RB_O1 + k] = cols[row, C_S0 + k]
+        if e[RB_O1 + k] >= 0:
+            ref_inc(hs, sm, e[RB_O1 + k])
     e[RB_TB] = tb
     e[RB_BC] = bc
     e[RB_RES] = res
+    e[RB_RES + 1] = res2
     e[RB_PEND] = pend
-    for f in range(RB_O1, RB_O3 + 1):
+    for f in range(RB_RES, RB_RES + 2):
         if e[f] >= 0:
             ref_inc(hs, sm, e[f])
-    if res >= 0:
-        ref_inc(hs, sm, res)
