@@ -1,10 +1,10 @@
 """Reproduction of WIR (Kim & Ro, HPCA 2018) on the GTX480-like configuration:
 ``warpsim reproduce wir [--quick] [--json]``.
 
-Runs warpsim's own benchmarks (``wir_runs.BENCH_QUICK`` / ``BENCH_FULL``) under Base and the
-paper's designs (quick: R, RLP, RLPV, RPV; full: also RL, RLPVc, NoVSB and the sweeps of
-Figs. 20-22 on the quick set), then reports the paper's metrics: the repeated-computation
-characterisation (Fig. 2, from the oracle profiler), reused instructions and dummy MOVs
+Runs warpsim's own benchmarks (``wir_runs.BENCH_QUICK`` at ``tiny`` / ``BENCH_FULL`` at
+``small``) under Base and the paper's designs (quick: R, RLP, RLPV, RPV; full: also RL, RLPVc,
+NoVSB, and the sweeps of Figs. 20-22 on the quick set), then reports the paper's metrics: the
+repeated-computation characterisation (Fig. 2, from the oracle profiler), reused instructions and dummy MOVs
 (Fig. 12), backend operation counts (Fig. 13), GPU and SM energy (Figs. 14, 16), speedups
 (Fig. 17), verified VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes
 ``summary.json``; ``--json`` prints the summary: ``repeated_computation_fraction``,
@@ -225,9 +225,9 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
 
 def reproduce_wir(*, quick: bool, out: Path, jobs: int | None = None,
                   dask: str | None = None) -> dict[str, Any]:
-    """``warpsim reproduce wir``: quick (6 benchmarks, Base/R/RLP/RLPV/RPV) or full (16
-    benchmarks, every design, sweeps on the quick set); ``jobs`` and ``dask`` are accepted
-    for the CLI and unused (the runs are in-process)."""
+    """``warpsim reproduce wir``: quick (6 benchmarks at ``tiny``, Base/R/RLP/RLPV/RPV) or
+    full (16 benchmarks at ``small``, every design; the sweeps on the quick set); ``jobs`` and
+    ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
     del jobs, dask
     if quick:
         return run_experiment(BENCH_QUICK, out)
