@@ -5,8 +5,8 @@ Runs warpsim's own benchmarks (``wir_runs.BENCH_QUICK`` at ``tiny`` / ``BENCH_FU
 ``small``) under Base and the paper's designs (quick: R, RLP, RLPV, RPV; full: also RL, RLPVc,
 NoVSB, and the sweeps of Figs. 20-22 on the quick set), then reports the paper's metrics: the
 repeated-computation characterisation (Fig. 2, from the oracle profiler), reused instructions
-and dummy MOVs (Fig. 12), backend operation counts (Fig. 13), GPU and SM energy (Figs. 14, 16), speedups
-(Fig. 17), verified VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes
+and dummy MOVs (Fig. 12), backend operation counts (Fig. 13), GPU and SM energy (Figs. 14,
+16), speedups (Fig. 17), verified VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes
 ``summary.json``; ``--json`` prints the summary: ``repeated_computation_fraction``,
 ``reused_instruction_fraction``, ``sm_energy_saving``, ``gpu_energy_saving``,
 ``dummy_mov_fraction``, ``speedup_geomean``, ``per_benchmark``, ``targets``, ``paper``.
