@@ -92,6 +92,7 @@ from warpsim.mechanisms.wir.static_info import (
     K_OTHER,
     PX_CLASS,
     PX_DSTSKIP,
+    PX_MISMATCH,
     PX_SRCCONST,
 )
 from warpsim.mechanisms.wir.structures import (
@@ -155,6 +156,7 @@ def _hit(hs, sm, pc, row, i):  # pragma: no cover - jit
             if hs[H_PVAL][sm, res] != cols[row, C_SIG0 + k]:
                 wrong = True
     if wrong:
+        hs[H_PCX][pc, PX_MISMATCH] += 1
         if cls == K_ARITH or cls == K_LD_RO:
             st[_S_ARITH_MISMATCHES] += 1
         else:

@@ -36,9 +36,8 @@ from warpsim.mechanisms.wir.layout import (
 )
 from warpsim.mechanisms.wir.profile import N_PROF, profile_chunk
 from warpsim.mechanisms.wir.state import new_arrays
-from warpsim.mechanisms.wir.static_info import build_pcx
+from warpsim.mechanisms.wir.static_info import PX_MISMATCH, build_pcx
 from warpsim.mechanisms.wir.walk import walk_chunk
-from warpsim.stats import C_REGFILE_BANK_READS, C_REGFILE_BANK_WRITES
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.launch_info import LaunchInfo
@@ -159,17 +158,16 @@ class WIR(Mechanism):
         st = a[H_STATS - 2]
         out: dict[str, int | float] = {n: int(v) for n, v in zip(STATS, st, strict=True)}
         out.update(zip(PROF_STATS, (int(v) for v in launch_state["prof"]), strict=True))
-        # verify reads that miss the verify cache read the banks (energy; spec §4.3)
-        g = self.cfg.regfile.bank_width_bits // 128
-        out["regfile_granule_reads"] = g * (int(counts[:, C_REGFILE_BANK_READS].sum())
-                                            + out["wir_verify_cache_misses"])
-        out["regfile_granule_writes"] = g * int(counts[:, C_REGFILE_BANK_WRITES].sum())
         hs = launch_state.get("hs")
         if self.cfg.wir.check and hs is not None:
             bad = check_invariants(hs)
             if out["wir_arith_mismatches"]:
+                pcx = launch_state["pcx"]
+                prog = launch_state["info"].program
+                where = [f"pc {pc} ({prog.insts[pc].text.strip()}): {int(pcx[pc, PX_MISMATCH])}"
+                         for pc in np.nonzero(pcx[:-1, PX_MISMATCH])[0][:4]]
                 bad.append(f"{out['wir_arith_mismatches']} reused arithmetic results differ "
-                           "from the executed ones")
+                           f"from the executed ones ({'; '.join(where)})")
             if bad:
                 raise InternalError("WIR checking mode: " + "; ".join(bad[:5]))
         return out

@@ -29,7 +29,7 @@ from warpsim.timing import consts as tc
 
 __all__ = ["K_ARITH", "K_LD_GLOBAL", "K_LD_RO", "K_LD_SHARED", "K_NONE", "K_OTHER", "MAX_DST",
            "N_PCX", "PX_CLASS", "PX_DIDX", "PX_NDST", "PX_NVAL", "PX_OPID", "PX_PROF",
-           "PX_DSTSKIP", "PX_SRCCONST", "PX_STORE", "build_pcx"]
+           "PX_DSTSKIP", "PX_MISMATCH", "PX_SRCCONST", "PX_STORE", "build_pcx"]
 
 K_NONE = 0
 """No register destination: nothing to rename or reuse (stores, branches, barriers)."""
@@ -68,7 +68,9 @@ an immediate in a register): not renamed, identified by the operation identity i
 PX_DSTSKIP = PX_SRCCONST + 1
 """Bit ``k``: destination ``pc_dst[pc, k]`` is a rematerialised constant's register: not
 renamed."""
-N_PCX = PX_DSTSKIP + 1
+PX_MISMATCH = PX_DSTSKIP + 1
+"""Reuse hits of the pc whose reused value differed from the functional one (checking)."""
+N_PCX = PX_MISMATCH + 1
 
 _LOAD_CLASS = {"const": K_LD_RO, "param": K_LD_RO, "shared": K_LD_SHARED,
                "global": K_LD_GLOBAL}
@@ -150,7 +152,8 @@ def _dst_value_index(program: Any, alloc: Any, pc: int, dsts: list[int]) -> list
 def _const_sources(alloc: Any, pc: int, inst: Any, srcs: list[int]) -> int:
     bits = 0
     for v in inst.reads():
-        if _is_const(alloc, pc, v) and alloc.phys[v] >= 0:
+        # a constant-bank operand reads no register (its number may be another operand's)
+        if alloc.remat[v] and (pc, v) not in alloc.const_reads and alloc.phys[v] >= 0:
             for j in range(int(alloc.width[v])):
                 r = int(alloc.phys[v]) + j
                 if r in srcs:
