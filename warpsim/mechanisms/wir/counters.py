@@ -59,7 +59,7 @@ STATS = (
     "wir_pool_ops",
     "wir_arith_mismatches",     # checking mode: reused arithmetic result != executed result
     "wir_load_mismatches",      # reused load value != the functional value (informational)
-    "wir_peak_regs_in_use",     # max over SMs and time (not summed meaningfully)
+    "wir_peak_regs_in_use",     # per launch: max over SMs and time (device: sum over launches)
 )
 """Names of the hook statistics, in ``stats`` order."""
 
