@@ -94,6 +94,15 @@ READERS: dict[str, tuple[str, str]] = {
         "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/__init__.py", f) for f in (
         "srf_read_pj", "srf_write_pj", "irb_access_pj")},
+    "wir.enabled": (MECH + "registry.py", "enabled"),
+    **{f"wir.{f}": (MECH + "wir/state.py", f) for f in (
+        "rb_entries", "vsb_entries", "verify_cache_entries", "load_reuse", "pending_retry",
+        "pending_queue_entries", "extra_delay_cycles", "reuse_hit_latency", "register_policy",
+        "release_delay_cycles", "hash_bits", "hash_seed")},
+    **{f"wir.{f}": (MECH + "wir/mechanism.py", f) for f in ("n_phys_registers", "check")},
+    **{f"wir.{f}": (MECH + "wir/__init__.py", f) for f in (
+        "rename_table_pj", "reuse_buffer_pj", "hash_pj", "vsb_pj", "allocator_pj",
+        "refcount_pj", "verify_cache_pj")},
     **{f"sm_kinds.{f}": ("warpsim/arch/sm_kinds.py", f) for f in (
         "n_sms", "n_registers", "n_max_threads", "n_max_ctas", "shmem_size_bytes")},
     "register_sharing.threshold_frac": (MECH + "register_sharing/occupancy.py",

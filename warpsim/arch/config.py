@@ -38,6 +38,7 @@ from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
 from warpsim.arch.uniform_vectors import UniformVectorsConfig
 from warpsim.arch.warped_compression import WarpedCompressionConfig
 from warpsim.arch.warpman import WarpManConfig
+from warpsim.arch.wir import WIRConfig
 from warpsim.errors import ConfigError
 
 __all__ = [
@@ -148,6 +149,8 @@ class GPUConfig(ConfigBase):
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
     uniform_vectors: UniformVectorsConfig = field(default_factory=UniformVectorsConfig)
     """Uniform vectors: scalar execution, IRB, redundancy (off; ``warpsim.mechanisms``)."""
+    wir: WIRConfig = field(default_factory=WIRConfig)
+    """WIR warp instruction and register reuse (off by default; ``warpsim.mechanisms``)."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -23,6 +23,7 @@ PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.register_sharing",
     "warpsim.mechanisms.warpman",
     "warpsim.mechanisms.uniform_vectors",
+    "warpsim.mechanisms.wir",
 )
 """The mechanism packages, in the order their hooks combine."""
 
