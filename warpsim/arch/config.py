@@ -19,6 +19,7 @@ from warpsim.arch.core import (
     RegFileConfig,
     SMConfig,
 )
+from warpsim.arch.ilp import ILPConfig
 from warpsim.arch.memory import (
     CacheConfig,
     DRAMConfig,
@@ -145,6 +146,8 @@ class GPUConfig(ConfigBase):
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
     warpman: WarpManConfig = field(default_factory=WarpManConfig)
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
+    ilp: ILPConfig = field(default_factory=ILPConfig)
+    """ILP shader core: bypassing, per-SM scoreboard, branch prediction (off by default)."""
 
     def __post_init__(self) -> None:
         self._validate()
