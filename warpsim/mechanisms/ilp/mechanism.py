@@ -67,7 +67,9 @@ def record_columns(chunk: Any) -> np.ndarray:
 
 class ILPCore(Mechanism):
     """The dissertation's TLP/ILP core (``-o ilp.enabled=true``, ``ilp.bypass``,
-    ``ilp.scoreboard_entries``, ``ilp.branch_predictor``, ``ilp.sm_kinds``)."""
+    ``ilp.scoreboard_entries``, ``ilp.branch_predictor``, ``ilp.sm_kinds``).
+
+    ``launches`` keeps, per finished launch, what GPU-H's routing rule reads."""
 
     name = "ilp"
     n_record_columns = N_R
@@ -75,6 +77,8 @@ class ILPCore(Mechanism):
 
     def __init__(self, cfg: Any) -> None:
         super().__init__(cfg)
+        self.launches: list[dict[str, Any]] = []
+        """Per finished launch: kernel, resident warps per SM, threads (GPU-H routing)."""
         n_kinds = max(1, len(cfg.sm_kinds.n_sms))
         for k in cfg.ilp.sm_kinds:
             if k >= n_kinds:
@@ -114,9 +118,13 @@ class ILPCore(Mechanism):
     def finish_launch(self, launch_state: _LaunchState,
                       counts: np.ndarray) -> dict[str, int | float]:
         """Derived figures (the counters themselves are exported by the driver)."""
-        st = launch_state.state
+        st, info = launch_state.state, launch_state.info
         if st is None:
             return {}
+        if info.program is not None:
+            self.launches.append({"kernel": info.kernel,
+                                  "warps_per_sm": info.ctas_per_sm * info.warps_per_cta,
+                                  "threads": info.n_ctas * info.cta_threads})
         c = st.cnt.sum(axis=0)
         pred = int(c[COUNTERS.index("ilp_bp_predictions")])
         good = int(c[COUNTERS.index("ilp_bp_correct")])
