@@ -240,11 +240,12 @@ def test_ilp_kinds_beyond_the_configured_kinds_are_refused():
 
 
 @pytest.mark.slow  # SM kinds compile the engine loop once more (minutes on a loaded machine)
-@pytest.mark.parametrize("kinds, cycles", [("1", 13), ("0", 31), ("0,1", 31)])
-def test_ilp_cores_only_on_the_configured_sm_kinds(kinds, cycles):
-    # two SMs of kinds 0 and 1; the one CTA runs on SM 0 (kind 0): the TLP core's timeline
-    # (31 cycles) where kind 0 has ILP-mechanism cores, the baseline's (13) where it has not
-    over = {"sm.n_sms": 2, "sm_kinds.n_sms": "1,1", "ilp.sm_kinds": kinds}
+@pytest.mark.parametrize("kinds, cycles", [("1", 31), ("0", 27), ("0,1", 27)])
+def test_ilp_techniques_only_on_the_configured_sm_kinds(kinds, cycles):
+    # two SMs of kinds 0 and 1; the one CTA runs on SM 0 (kind 0): a TLP core (31 cycles, as
+    # GPU-H's TLP-SMs) unless kind 0 is listed, then an ILP core with bypass (27)
+    over = {"sm.n_sms": 2, "sm_kinds.n_sms": "1,1", "ilp.sm_kinds": kinds, "ilp.bypass": True}
     got, s = _run(over, *_indep(4))
     assert got == cycles
-    assert s.get("stall_inflight", 0) == (24 if cycles == 31 else 0)
+    assert s == ({"stall_inflight": 24} if cycles == 31
+                 else {"stall_inflight": 20, "bypassed_insts": 4})

@@ -42,8 +42,8 @@ class ILPConfig(ConfigBase):
     """``gshare``: history bits per warp; the SM's pattern table has ``2**bits`` two-bit
     counters (paper: 1 kbit = 512 counters, 9 bits)."""
     sm_kinds: tuple[int, ...] = ()
-    """SM kinds (``sm_kinds`` section) whose SMs have ILP cores; empty: every SM. GPU-H: the
-    ILP-SM kind only."""
+    """SM kinds (``sm_kinds`` section) whose SMs have ILP cores (bypass, scoreboard, branch
+    prediction); the other SMs are TLP cores. Empty: every SM. GPU-H: the ILP-SM kind."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -23,6 +23,8 @@ Mapping onto the engine (docs/mechanisms/ilp.md):
       by a misprediction while otherwise ready counts one nullified wrong-path instruction (an
       upper bound). The predictor is updated at issue with the outcome (the predicted
       direction for a divergent branch).
+  [A] SMs outside ``ilp.sm_kinds`` are TLP cores (GPU-H's TLP-SMs): the ready bit and the
+      branch rule without prediction; the ILP techniques act on the listed kinds only.
   [A] One scoreboard entry per instruction with a destination (its first scoreboard id is the
       tag) and per store; commit in the cycle of completion, any number of warps per cycle.
 """
@@ -158,8 +160,6 @@ def _stall(hs, sm, warp, k, cycle):  # pragma: no cover - jit
 @jit
 def ilp_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     """The TLP core's ready bit, the branch rule and the scoreboard's stall rules."""
-    if hs.sm_on[sm] == 0:
-        return True
     ws = hs.ws
     if ws[sm, warp, W_FB] != 0:
         return _stall(hs, sm, warp, K_INFLIGHT, cycle)
@@ -169,7 +169,7 @@ def ilp_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
         if br == BR_MISPREDICTED and ws[sm, warp, W_COUNTED] != cycle + 1:
             hs.cnt[sm, K_NULLIFIED] += 1
         return _stall(hs, sm, warp, K_CONTROL, cycle)
-    ne = hs.prm[P_ENTRIES]
+    ne = hs.prm[P_ENTRIES] * hs.sm_ilp[sm]
     if ne == 0:
         return True
     cls = hs.pct[pc, T_CLASS]
@@ -198,7 +198,7 @@ def _branch(hs, sm, warp, pc, rec):  # pragma: no cover - jit
     ws = hs.ws
     hs.cnt[sm, K_BRANCHES] += 1
     r = rec - hs.prm[P_REC_BASE]
-    kind = hs.prm[P_PREDICTOR]
+    kind = hs.prm[P_PREDICTOR] if hs.sm_ilp[sm] != 0 else BP_NONE
     cond = hs.pct[pc, T_COND]
     div = hs.rc[r, R_DIVERGED]
     ws[sm, warp, W_BR_REC] = rec
@@ -232,14 +232,12 @@ def _branch(hs, sm, warp, pc, rec):  # pragma: no cover - jit
 @jit
 def ilp_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Clear the ready bit, or allocate a scoreboard entry (or fall back), or predict."""
-    if hs.sm_on[sm] == 0:
-        return ISSUE_EXECUTE, np.int64(0)
     ws = hs.ws
     cls = hs.pct[pc, T_CLASS]
     if cls == C_BRANCH:
         _branch(hs, sm, warp, pc, rec)
         return ISSUE_EXECUTE, np.int64(0)
-    ne = hs.prm[P_ENTRIES]
+    ne = hs.prm[P_ENTRIES] * hs.sm_ilp[sm]
     tag = hs.pct[pc, T_DST]
     if ne > 0 and tag < 0 and cls != C_STORE:
         return ISSUE_EXECUTE, np.int64(0)  # no destination: nothing to track
@@ -282,12 +280,10 @@ def ilp_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
 def ilp_result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
     """A predicted branch frees its warp after entering execution; a bypassed ALU result is
     ready one cycle early."""
-    if hs.sm_on[sm] == 0:
-        return 0
     pc = hs.rc[rec - hs.prm[P_REC_BASE], R_PC]
     if hs.ws[sm, warp, W_BR] == BR_PREDICTED and hs.ws[sm, warp, W_BR_REC] == rec:
         hs.ws[sm, warp, W_BR_AT] = cycle + 1
-    if hs.prm[P_BYPASS] != 0 and hs.pct[pc, T_BYPASS] != 0:
+    if hs.prm[P_BYPASS] != 0 and hs.sm_ilp[sm] != 0 and hs.pct[pc, T_BYPASS] != 0:
         hs.cnt[sm, K_BYPASSED] += 1
         return -1
     return 0
@@ -296,14 +292,12 @@ def ilp_result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
 @jit
 def ilp_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Set the ready bit, resolve the branch, complete the entry and commit in order."""
-    if hs.sm_on[sm] == 0:
-        return None
     ws = hs.ws
     if ws[sm, warp, W_FB] != 0 and ws[sm, warp, W_FB_REC] == rec:
         ws[sm, warp, W_FB] = 0
     if ws[sm, warp, W_BR] != BR_FREE and ws[sm, warp, W_BR_REC] == rec:
         ws[sm, warp, W_BR] = BR_FREE
-    ne = hs.prm[P_ENTRIES]
+    ne = hs.prm[P_ENTRIES] * hs.sm_ilp[sm]
     if ne == 0 or ws[sm, warp, W_IN_BOARD] == 0:
         return None
     sb = hs.sb
@@ -363,7 +357,7 @@ def ilp_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
                     hs.cnt[sm, K_RAW_ALU] += 1
                 else:
                     hs.cnt[sm, K_WAW] += 1
-        if ne > 0 and hs.sm_on[sm] != 0:
+        if ne > 0 and hs.sm_ilp[sm] != 0:
             for e in range(ne):
                 hs.cnt[sm, K_SB_OCC] += hs.sb[sm, e, E_VALID]
     return INT64_MAX

@@ -90,8 +90,9 @@ class ILPState(NamedTuple):
 
     prm: np.ndarray
     """``prm[P_*]`` int64."""
-    sm_on: np.ndarray
-    """``sm_on[sm]`` int64: 1 where the SM has ILP cores (``ilp.sm_kinds``)."""
+    sm_ilp: np.ndarray
+    """``sm_ilp[sm]`` int64: 1 where the SM has ILP cores (``ilp.sm_kinds``), 0 for a TLP-core
+    SM (the one-in-flight rule only)."""
     pct: np.ndarray
     """``pct[pc, T_*]`` int64."""
     sbsrc: np.ndarray
@@ -159,7 +160,7 @@ def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
     prm[P_PREDICTOR] = PREDICTORS.index(il.branch_predictor)
     prm[P_HIST_MASK] = (1 << il.gshare_history_bits) - 1
     kinds = np.asarray(info.sm_kind if info.sm_kind is not None else np.zeros(n_sms), np.int64)
-    sm_on = (np.isin(kinds, np.asarray(il.sm_kinds, np.int64)) if il.sm_kinds
+    sm_ilp = (np.isin(kinds, np.asarray(il.sm_kinds, np.int64)) if il.sm_kinds
              else np.ones(n_sms, bool)).astype(np.int64)
     tables = info.tables
     ws = np.zeros((n_sms, n_w, N_W), np.int64)
@@ -167,7 +168,7 @@ def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
     ws[:, :, W_TAIL] = -1
     sb = np.zeros((n_sms, max(1, il.scoreboard_entries), N_E), np.int64)
     return ILPState(
-        prm=prm, sm_on=sm_on, pct=pc_table(info.program, tables),
+        prm=prm, sm_ilp=sm_ilp, pct=pc_table(info.program, tables),
         sbsrc=np.ascontiguousarray(tables.pc_sbsrc, np.int32),
         rc=np.zeros((1, N_R), np.int64), ws=ws, sb=sb,
         pht=np.ones((n_sms, 1 << il.gshare_history_bits), np.int64), cnt=counters,
