@@ -21,13 +21,13 @@ def test_iso_area_gpus_are_the_papers_40_36_and_20_plus_18():
         AREA["ilp_sm"])
 
 
-def test_gpu_h_overrides_put_ilp_cores_on_kind_1_only():
+def test_gpu_h_overrides_put_ilp_cores_on_kind_0_only():
     _, _, h = iso_area(10)
     assert (h.n_tlp, h.n_ilp) == (5, 4)
     cfg = apply_overrides(GTX480, dict(o.split("=") for o in h.overrides()))
     kinds = sm_kinds(cfg)
-    assert [k.n_sms for k in kinds] == [5, 4]
-    assert cfg.ilp.sm_kinds == (1,) and cfg.ilp.scoreboard_entries == 8 and cfg.ilp.bypass
+    assert [k.n_sms for k in kinds] == [4, 5]  # ILP SMs first
+    assert cfg.ilp.sm_kinds == (0,) and cfg.ilp.scoreboard_entries == 8 and cfg.ilp.bypass
 
 
 @pytest.mark.parametrize("warps, threads, where", [

@@ -10,7 +10,8 @@ Assumptions:
   [A] Scaled-down iso-area GPUs: a budget of ``N_TLP`` TLP SMs (GPU-T 10, GPU-I 9, GPU-H 5 + 4,
       the paper's 40 / 36 / 20 + 18 divided by four); the core study runs on GPU-T's SMs.
   [A] Concurrent pairs on homogeneous GPUs split the SMs in halves (GPU-I's odd count: the
-      larger half to kernel 1); on GPU-H kernel 1 runs on the ILP SMs, kernel 2 on the TLP SMs.
+      larger half to kernel 1); on GPU-H kernel 1 runs on the ILP SMs (kind 0), kernel 2 on the
+      TLP SMs (kind 1).
   [A] Memory bandwidth is not scaled with the SM count (the paper adds 50 % for 40 SMs).
 """
 
@@ -120,7 +121,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         res = {
             "GPU-T": run_p(by[a], by[b], gpu_t, (range(0, half_t), range(half_t, gpu_t.n_tlp))),
             "GPU-I": run_p(by[a], by[b], gpu_i, (range(0, half_i), range(half_i, gpu_i.n_ilp))),
-            "GPU-H": run_p(by[a], by[b], gpu_h, (1, 0)),
+            "GPU-H": run_p(by[a], by[b], gpu_h, (0, 1)),
         }
         ref1, ref2 = raw[a]["GPU-I"]["ipc"], raw[b]["GPU-T"]["ipc"]
         ws = {g: weighted_speedup(r["ipc"][0], ref1, r["ipc"][1], ref2) for g, r in res.items()}

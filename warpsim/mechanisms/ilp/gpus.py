@@ -9,6 +9,9 @@ speedup over each kernel alone on its favoured homogeneous GPU); specs/xiang-sim
 Assumptions:
   [A] A scaled-down GPU keeps the iso-area rule: the area budget is ``n_tlp`` TLP SMs, GPU-I
       gets as many ILP SMs as fit, GPU-H half the budget of TLP SMs and ILP SMs in the rest.
+  [A] GPU-H lists its ILP SMs first (kind 0): the CTA dispatcher fills SMs in index order, so
+      a single kernel with few blocks runs on ILP SMs (the paper: GPU-H performs like GPU-I on
+      the low-TLP kernels); concurrent kernels are placed by kind.
   [A] The ILP SM is the ILP core with bypass, the 8-entry scoreboard and static prediction
       (spec §3.8 item 10); the TLP SM the TLP core (``ilp.enabled`` with nothing added).
 """
@@ -34,7 +37,8 @@ THREADS_LIMIT = 32768
 
 @dataclass(frozen=True, slots=True)
 class GPUMix:
-    """SM counts of one GPU: ``n_tlp`` TLP SMs (kind 0) then ``n_ilp`` ILP SMs (kind 1)."""
+    """SM counts of one GPU: ``n_ilp`` ILP SMs (kind 0, the first SM indices) then ``n_tlp``
+    TLP SMs (kind 1)."""
 
     name: str
     n_tlp: int
@@ -49,7 +53,7 @@ class GPUMix:
         n = self.n_tlp + self.n_ilp
         out = [f"sm.n_sms={n}", "ilp.enabled=true"]
         if self.n_tlp and self.n_ilp:
-            out += [f"sm_kinds.n_sms={self.n_tlp},{self.n_ilp}", "ilp.sm_kinds=1"]
+            out += [f"sm_kinds.n_sms={self.n_ilp},{self.n_tlp}", "ilp.sm_kinds=0"]
         if self.n_ilp:
             out += ilp_core_overrides()
         return out
