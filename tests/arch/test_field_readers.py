@@ -86,6 +86,9 @@ READERS: dict[str, tuple[str, str]] = {
         "wakeup_pj", "energy_clock_mhz")},
     "register_sharing.enabled": (MECH + "registry.py", "enabled"),
     "warpman.enabled": (MECH + "registry.py", "enabled"),
+    "ilp.enabled": (MECH + "registry.py", "enabled"),
+    **{f"ilp.{f}": (MECH + "ilp/state.py", f) for f in (
+        "bypass", "scoreboard_entries", "branch_predictor", "gshare_history_bits", "sm_kinds")},
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},

@@ -19,6 +19,7 @@ from warpsim.arch.core import (
     RegFileConfig,
     SMConfig,
 )
+from warpsim.arch.ilp import ILPConfig
 from warpsim.arch.memory import (
     CacheConfig,
     DRAMConfig,
@@ -151,6 +152,8 @@ class GPUConfig(ConfigBase):
     """Uniform vectors: scalar execution, IRB, redundancy (off; ``warpsim.mechanisms``)."""
     wir: WIRConfig = field(default_factory=WIRConfig)
     """WIR warp instruction and register reuse (off by default; ``warpsim.mechanisms``)."""
+    ilp: ILPConfig = field(default_factory=ILPConfig)
+    """ILP shader core: bypassing, per-SM scoreboard, branch prediction (off by default)."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -11,6 +11,7 @@ import importlib
 for _name in ("warped_compression", "register_sharing", "warpman",
               "uniform_vectors"):
 for _name in ("warped_compression", "register_sharing", "warpman", "wir"):
+for _name in ("warped_compression", "register_sharing", "warpman", "ilp"):
     try:
         importlib.import_module(f"warpsim.experiments.{_name}")
     except ModuleNotFoundError as _exc:  # a reproduction not written yet

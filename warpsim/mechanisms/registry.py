@@ -24,6 +24,7 @@ PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.warpman",
     "warpsim.mechanisms.uniform_vectors",
     "warpsim.mechanisms.wir",
+    "warpsim.mechanisms.ilp",
 )
 """The mechanism packages, in the order their hooks combine."""
 

@@ -1,0 +1,80 @@
+"""The ILP reproduction's bookkeeping with stand-in runners (no simulation): speedups over the
+TLP core and over BP+SC, GPU-H against GPU-T / GPU-I, weighted speedups of a pair and the
+issue's JSON keys, from hand-picked cycle counts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpsim.experiments.ilp import run_experiment
+from warpsim.experiments.ilp_runs import CORES
+from warpsim.experiments.wm_runs import BenchSel
+from warpsim.runner.reproduce import list_reproductions
+
+# cycles per benchmark and configuration (the overrides identify it)
+CYCLES = {"lo": {"tlp": 1200, "bp": 1100, "sc": 1000, "bp_sc": 960, "bp_sc_static": 800,
+                 "bp_sc_gshare": 750, "bp_sc_perfect": 700, "GPU-I": 900, "GPU-H": 1000},
+          "hi": {"tlp": 1000, "bp": 1000, "sc": 1000, "bp_sc": 1000, "bp_sc_static": 1000,
+                 "bp_sc_gshare": 1000, "bp_sc_perfect": 1000, "GPU-I": 1250, "GPU-H": 1000}}
+
+
+def _which(overrides):
+    if any(o.startswith("sm_kinds.n_sms") for o in overrides):
+        return "GPU-H"
+    if "sm.n_sms=9" in overrides:
+        return "GPU-I"
+    rest = [o for o in overrides if not o.startswith("sm.n_sms")]
+    return next(c for c, ov in CORES.items() if ov == rest)
+
+
+def _fake(sel, overrides):
+    c = CYCLES[sel.name][_which(overrides)]
+    return {"bench": sel.name, "verified": True, "cycles": c, "insn": 10_000,
+            "ipc": 10_000 / c, "energy_j": c * 1e-6, "launches": 1,
+            "warps_per_sm": 8 if sel.name == "lo" else 48,
+            "threads": 10**6, "route": "ilp" if sel.name == "lo" else "tlp",
+            "stalls": {}, "branches": 5, "cond_branches": 4, "divergent_branches": 1,
+            "bp_predictions": 3, "bp_accuracy": 2 / 3, "sb_fallback_issues": 0}
+
+
+def _fake_pair(a, b, gpu, sets):
+    ipc = {"GPU-T": (4.0, 8.0), "GPU-I": (6.0, 6.0), "GPU-H": (6.0, 8.0)}[gpu.name]
+    return {"gpu": gpu.name, "pair": [a.name, b.name], "verified": True, "ipc": list(ipc),
+            "window_cycles": 100}
+
+
+def test_summary_from_hand_picked_runs(tmp_path):
+    s = run_experiment((BenchSel("lo", "tiny", (), "NQU"), BenchSel("hi", "tiny", (), "MM")),
+                       tmp_path, pairs=(("lo", "hi"),), runner=_fake, pair_runner=_fake_pair)
+    # bypass: lo 1200/1100, hi 1 -> GM sqrt(12/11) - 1
+    assert s["speedup_bypass"] == pytest.approx((1200 / 1100) ** 0.5 - 1)
+    assert s["speedup_scoreboard"] == pytest.approx(1.2 ** 0.5 - 1)
+    assert s["speedup_bypass_scoreboard"] == pytest.approx(1.25 ** 0.5 - 1)
+    # over BP+SC: lo 960/800 = 1.2
+    assert s["per_benchmark"]["lo"]["speedup_branch_static"] == pytest.approx(0.2)
+    assert s["speedup_branch_gshare"] == pytest.approx((960 / 750) ** 0.5 - 1)
+    assert s["branch_prediction_accuracy_static"] == pytest.approx(2 / 3)
+    # GPU-H vs GPU-T: lo 1200/1000, hi 1.0; vs GPU-I: lo 0.9, hi 1.25
+    assert s["gpu_h_speedup_single_kernel"] == pytest.approx(1.2 ** 0.5 - 1)
+    assert s["gpu_h_vs_gpu_i_single_kernel"] == pytest.approx((0.9 * 1.25) ** 0.5 - 1)
+    # references: lo alone on GPU-I 10000/900, hi alone on GPU-T 10
+    r1, r2 = 10_000 / 900, 10.0
+    ws = s["concurrent"][0]["weighted_speedup"]
+    assert ws["GPU-H"] == pytest.approx(0.5 * (6 / r1 + 8 / r2))
+    assert s["gpu_h_speedup_concurrent"]["vs_gpu_t"] == pytest.approx(
+        ws["GPU-H"] / ws["GPU-T"] - 1)
+    assert s["gpus"] == {"GPU-T": [10, 0, 118.23], "GPU-I": [0, 9, 116.676],
+                         "GPU-H": [5, 4, 110.971]}
+    for k in ("speedup_bypass", "speedup_scoreboard", "speedup_bypass_scoreboard",
+              "branch_prediction_accuracy_static", "gpu_h_speedup_single_kernel",
+              "gpu_h_speedup_concurrent", "per_benchmark"):
+        assert k in s
+    assert set(s["targets"]) == {f"C-R{i}" for i in range(1, 14)}
+    assert json.loads((tmp_path / "summary.json").read_text())["speedup_bypass"] == (
+        pytest.approx(s["speedup_bypass"]))
+
+
+def test_ilp_is_a_registered_reproduction():
+    assert "ilp" in {r.name for r in list_reproductions()}
