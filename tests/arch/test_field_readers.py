@@ -86,6 +86,9 @@ READERS: dict[str, tuple[str, str]] = {
         "wakeup_pj", "energy_clock_mhz")},
     "register_sharing.enabled": (MECH + "registry.py", "enabled"),
     "warpman.enabled": (MECH + "registry.py", "enabled"),
+    "regless.enabled": (MECH + "registry.py", "enabled"),
+    **{f"regless.{f}": (MECH + "regless/mechanism.py", f) for f in (
+        "entries_per_sm", "max_regs_per_region", "predicated_is_soft")},
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},

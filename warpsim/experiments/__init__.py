@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-for _name in ("warped_compression", "register_sharing", "warpman"):
+for _name in ("warped_compression", "register_sharing", "warpman", "regless"):
     try:
         importlib.import_module(f"warpsim.experiments.{_name}")
     except ModuleNotFoundError as _exc:  # a reproduction not written yet

@@ -22,6 +22,7 @@ PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.warped_compression",
     "warpsim.mechanisms.register_sharing",
     "warpsim.mechanisms.warpman",
+    "warpsim.mechanisms.regless",
 )
 """The mechanism packages, in the order their hooks combine."""
 

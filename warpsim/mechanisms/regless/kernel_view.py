@@ -55,6 +55,8 @@ class KernelView:
     guarded: list[bool]
     longlat: list[bool]
     barrier: list[bool]
+    exits: list[bool]
+    """``ret``/``exit``: like a barrier, issued without the engine's ``on_issue``."""
     cfg: CFG
     n_regs: int
     text: list[str]
@@ -107,6 +109,7 @@ def kernel_view(fn: Function, alloc: Allocation, cfg: CFG | None = None) -> Kern
     return KernelView(reads=reads, writes=writes, premat=premat,
                       guarded=[i.guard >= 0 for i in insts],
                       longlat=[is_long_latency(i) for i in insts],
-                      barrier=[is_barrier(i) for i in insts], cfg=cfg,
+                      barrier=[is_barrier(i) for i in insts],
+                      exits=[i.opcode in ("ret", "exit") for i in insts], cfg=cfg,
                       n_regs=max(top + 1, alloc.n_regs),
                       text=[(i.text or i.full_opcode).strip() for i in insts])

@@ -119,9 +119,9 @@ def _pinned_counts(view: KernelView, soft: list[int], s: int, e: int) -> list[li
     return cnt
 
 
-def classify(view: KernelView, live: GpuLiveness, s: int, e: int) -> tuple[
-        tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
-    """``(inputs, outputs, interior, need_total, need_per_bank)`` of ``[s, e]`` (spec §3.4)."""
+def _io_sets(view: KernelView, live: GpuLiveness, s: int, e: int
+             ) -> tuple[dict[int, None], dict[int, None]]:
+    """``(inputs, defined)`` of ``[s, e]`` in first-access order (spec §3.4)."""
     full: set[int] = set()
     inputs: dict[int, None] = {}
     defined: dict[int, None] = {}
@@ -139,6 +139,13 @@ def classify(view: KernelView, live: GpuLiveness, s: int, e: int) -> tuple[
             else:
                 full.add(r)
             defined.setdefault(r)
+    return inputs, defined
+
+
+def classify(view: KernelView, live: GpuLiveness, s: int, e: int) -> tuple[
+        tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
+    """``(inputs, outputs, interior, need_total, need_per_bank)`` of ``[s, e]`` (spec §3.4)."""
+    inputs, defined = _io_sets(view, live, s, e)
     out_bits = live.live_out[e]
     outputs = tuple(r for r in defined if out_bits >> r & 1)
     interior = tuple(r for r in defined if r not in inputs and not out_bits >> r & 1)
@@ -204,8 +211,9 @@ class _Prefix:
 
 def _io(view: KernelView, live: GpuLiveness, s: int, e: int) -> int:
     """|in| + |out| of ``[s, e]`` (the split cost of FindSplitPoint)."""
-    inputs, outputs, _, _, _ = classify(view, live, s, e)
-    return len(inputs) + len(outputs)
+    inputs, defined = _io_sets(view, live, s, e)
+    out_bits = live.live_out[e]
+    return len(inputs) + sum(1 for r in defined if out_bits >> r & 1)
 
 
 def form_regions(view: KernelView, live: GpuLiveness, *, max_regs_per_region: int,
