@@ -46,3 +46,26 @@ def test_regions_command_lists_the_regions(corpus_ptx, tmp_path, capsys):
     rec = json.loads(capsys.readouterr().out)["vec_add"]
     assert rec["bank_entries"] == 4 and rec["max_regs_per_region"] == 8
     assert main(["regions", str(path), "--capacity", "100"]) == 2
+
+
+@pytest.mark.slow
+def test_staging_check_holds_over_the_whole_benchmark_suite():
+    """Issue 22's checking mode: every benchmark kernel, 128 and 512 entries (minutes: sha1's
+    1369-instruction block alone takes about a minute)."""
+    from pathlib import Path
+
+    from warpsim.toolchain import compile_cuda
+
+    root = Path(__file__).resolve().parents[2] / "warpsim" / "bench"
+    files = sorted(root.glob("*/kernels.cu"))
+    assert len(files) > 40
+    for path in files:
+        module = parse_ptx(compile_cuda(path, arch="sm_80").ptx, file=str(path))
+        for kernel in module.kernels:
+            fn = inline_calls(module, module.kernel(kernel))
+            alloc = allocate_registers(fn, schedule=False)
+            for capacity in (128, 512):
+                max_regs, bank = default_region_limits(capacity)
+                plan = compile_regions(fn, alloc, max_regs_per_region=max_regs,
+                                       bank_entries=bank)
+                assert check_staging(plan) == [], (path.parent.name, kernel, capacity)
