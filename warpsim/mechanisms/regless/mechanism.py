@@ -123,8 +123,9 @@ class RegLess(Mechanism):
         st = launch_state.state.st
         out: dict[str, int | float] = {f"rl_{n}": int(v) for n, v in zip(STAT_NAMES, st,
                                                                           strict=True)}
-        out["rl_static_regions"] = len(plan.regions)
+        # launch constants as floats: the device sums integers over launches
+        out["rl_static_regions"] = float(len(plan.regions))
         out["rl_static_insns_per_region"] = round(plan.mean_insns(), 4)
-        out["rl_entries_per_sm"] = self.cfg.regless.entries_per_sm
+        out["rl_entries_per_sm"] = float(self.cfg.regless.entries_per_sm)
         return out
 
