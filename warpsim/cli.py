@@ -385,6 +385,9 @@ def _parser() -> argparse.ArgumentParser:
     from warpsim.experiments.occupancy_cli import add_subcommand as add_occupancy
 
     add_occupancy(sub)
+    from warpsim.mechanisms.regless.regions_cli import add_subcommand as add_regions
+
+    add_regions(sub)
     return ap
 
 

@@ -89,6 +89,9 @@ READERS: dict[str, tuple[str, str]] = {
     "ilp.enabled": (MECH + "registry.py", "enabled"),
     **{f"ilp.{f}": (MECH + "ilp/state.py", f) for f in (
         "bypass", "scoreboard_entries", "branch_predictor", "gshare_history_bits", "sm_kinds")},
+    "regless.enabled": (MECH + "registry.py", "enabled"),
+    **{f"regless.{f}": (MECH + "regless/mechanism.py", f) for f in (
+        "entries_per_sm", "max_regs_per_region", "predicated_is_soft")},
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},

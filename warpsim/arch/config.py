@@ -34,6 +34,7 @@ from warpsim.arch.memory import (
 from warpsim.arch.policies import BankMapping
 from warpsim.arch.refused import REFUSED, refused_value
 from warpsim.arch.register_sharing import RegisterSharingConfig
+from warpsim.arch.regless import RegLessConfig
 from warpsim.arch.schema import ConfigBase
 from warpsim.arch.sm_kinds import SMKindsConfig, check_sm_kinds
 from warpsim.arch.uniform_vectors import UniformVectorsConfig
@@ -147,6 +148,7 @@ class GPUConfig(ConfigBase):
     register_sharing: RegisterSharingConfig = field(default_factory=RegisterSharingConfig)
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
     warpman: WarpManConfig = field(default_factory=WarpManConfig)
+    regless: RegLessConfig = field(default_factory=RegLessConfig)
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
     uniform_vectors: UniformVectorsConfig = field(default_factory=UniformVectorsConfig)
     """Uniform vectors: scalar execution, IRB, redundancy (off; ``warpsim.mechanisms``)."""

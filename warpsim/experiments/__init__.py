@@ -12,6 +12,7 @@ for _name in ("warped_compression", "register_sharing", "warpman",
               "uniform_vectors"):
 for _name in ("warped_compression", "register_sharing", "warpman", "wir"):
 for _name in ("warped_compression", "register_sharing", "warpman", "ilp"):
+for _name in ("warped_compression", "register_sharing", "warpman", "regless"):
     try:
         importlib.import_module(f"warpsim.experiments.{_name}")
     except ModuleNotFoundError as _exc:  # a reproduction not written yet

@@ -83,7 +83,8 @@ Writeback and retire
 - ``on_retire(hs, sm, warp, pc, rec, cycle) -> None``: the instruction left the pipeline
   (also for COMPLETE instructions, at their cycle).
 - ``on_cycle_end(hs, counters, cycle) -> int64``: end of every simulated cycle; returns the
-  next cycle the engine must simulate rather than skip (INT64_MAX: no constraint).
+  next cycle the engine must simulate rather than skip (INT64_MAX: no constraint); a finite
+  answer also means the mechanism waits on time, not a deadlock: the launch goes on to it.
 
 Memory port (a mechanism's own traffic through the SM's L1 port: register preloads, spills)
 - ``mem_request(hs, sm, cycle) -> (kind, line_addr, n_sectors, tag)``: asked each cycle the

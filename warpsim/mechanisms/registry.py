@@ -25,6 +25,7 @@ PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.uniform_vectors",
     "warpsim.mechanisms.wir",
     "warpsim.mechanisms.ilp",
+    "warpsim.mechanisms.regless",
 )
 """The mechanism packages, in the order their hooks combine."""
 

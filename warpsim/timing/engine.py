@@ -300,12 +300,13 @@ def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
         if progress:
             sc[SC_CYCLE] = cycle + 1
             continue
-        nxt = min(next_event(st, prm, cycle), mem_next)
+        # a mechanism's cycle limits the skip, and a mechanism waiting on time alone (a
+        # preload latency) is not a deadlock: the baseline's no-op answers INT64_MAX
+        nxt = min(next_event(st, prm, cycle), mem_next, hook_next)
         if nxt == INT64_MAX:
             sc[SC_FAULT] = FAULT_DEADLOCK
             sc[SC_CYCLE] = cycle + 1
             return ST_FAULT
-        nxt = min(nxt, hook_next)  # a mechanism's cycle only limits the skip
         if not skip or nxt <= cycle + 1:
             sc[SC_CYCLE] = cycle + 1
             continue

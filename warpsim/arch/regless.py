@@ -1,0 +1,42 @@
+"""Configuration of RegLess (Kloosterman et al., MICRO-50 2017): operand staging units filled
+per compiler region under a capacity manager, instead of a register file. Off by default;
+``-o regless.enabled=true`` turns it on.
+
+Follows: specs/regless.md §5.1 (capacities 128-2048 entries per SM, multiples of 32), A4
+(registers per region), A8 (predicated writes are soft), STYLE.md §2.3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsim.arch.schema import ConfigBase
+
+__all__ = ["RegLessConfig"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RegLessConfig(ConfigBase):
+    """RegLess parameters (``GPUConfig.regless``)."""
+
+    _PATH = "regless"
+
+    enabled: bool = False
+    """Operand staging units and the capacity manager when True; False is the baseline."""
+    entries_per_sm: int = 512
+    """OSU capacity per SM in warp-registers (paper: 512 = 25 % of a 2048-entry file); split
+    over one shard per warp scheduler x 8 banks, so a multiple of 8 x ``sm.n_schedulers``."""
+    max_regs_per_region: int = 0
+    """Algorithm 1's "maximum registers per region" (spec A4); 0: a quarter of one shard's
+    capacity (32 at 512 entries per SM with 4 schedulers)."""
+    predicated_is_soft: bool = True
+    """A guarded write is a soft definition (spec A8): the region preloads the register."""
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def _check(self) -> None:
+        self._at_least("entries_per_sm", 8)
+        if self.entries_per_sm > 8192:
+            self._fail("entries_per_sm", "at most 8192 entries per SM")
+        self._at_least("max_regs_per_region", 0)

@@ -1,0 +1,27 @@
+"""RegLess (Kloosterman et al., MICRO-50 2017): the register file replaced by operand staging
+units filled just in time, per compiler-formed region, under a capacity manager.
+
+Follows: the paper §3 (compiler: ``kernel_view.py``, ``divergence.py`` Algorithm 2,
+``regions.py`` Algorithm 1, ``lifetimes.py`` annotations and metadata, ``annotate.py`` the
+pass and its staging check, ``regions_cli.py`` the ``warpsim regions`` command) and §4
+(hardware); specs/regless.md. docs/mechanisms/regless.md lists what is modelled and every
+assumption.
+"""
+
+from __future__ import annotations
+
+from warpsim.arch.regless import RegLessConfig
+from warpsim.mechanisms.spec import MechanismSpec
+
+__all__ = ["HOOKS", "NAME", "PAPER", "SPEC"]
+
+NAME = "regless"
+PAPER = "Kloosterman et al., RegLess: Just-in-Time Operand Staging for GPUs (MICRO-50 2017)"
+HOOKS = ("compile_pass", "on_warp_launch", "on_warp_exit", "can_issue", "on_issue",
+         "on_retire", "on_cycle_end", "mem_request", "on_mem_sent", "on_mem_complete")
+"""The hook points it implements (``mechanisms/hooks.py``)."""
+
+SPEC = MechanismSpec(name=NAME, paper=PAPER, config=RegLessConfig,
+                     implementation="warpsim.mechanisms.regless.mechanism:RegLess",
+                     hooks=HOOKS, stat_prefix="rl_")
+"""The mechanism's declaration (``registry.PACKAGES``); energy events are not declared yet."""
