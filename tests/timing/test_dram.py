@@ -1,4 +1,9 @@
-"""DRAM channel timing: row hit / closed bank / row conflict, bus bandwidth, FR-FCFS vs FIFO."""
+"""DRAM channel timing: row hit / closed bank / row conflict, bus bandwidth, FR-FCFS vs FIFO,
+row commands of one bank overlapping another bank's data transfer.
+
+Every tick the channel may issue one row command pair (PRECHARGE/ACTIVATE) and one request's
+column commands, so a request to a closed bank returns only after the ticks up to its column
+command (tRCD after the ACTIVATE) have run."""
 
 from __future__ import annotations
 
@@ -69,7 +74,9 @@ def test_step_is_the_bank_group_column_delay():
 def test_closed_bank_read_takes_rcd_plus_cl_plus_bursts():
     ms, cnt = _new()
     _enqueue(ms, 0)
-    _run(ms, cnt, 0, 1)
+    _run(ms, cnt, 0, D.t_rcd_cycles)
+    assert _returns(ms) == []                                          # column not issued yet
+    _run(ms, cnt, D.t_rcd_cycles, D.t_rcd_cycles + 1)
     assert _returns(ms) == [(0, D.t_rcd_cycles + LINE_DATA)]            # 29 DRAM ticks
     flat = export(cnt)
     assert flat["dram_activates"] == 1 and flat["dram_precharges"] == 0
@@ -95,7 +102,7 @@ def test_row_conflict_adds_precharge_and_activate():
     _enqueue(ms, 0)
     _run(ms, cnt, 0, 100)
     _enqueue(ms, ROW_SPAN)                                             # bank 0, row 1
-    _run(ms, cnt, 100, 101)
+    _run(ms, cnt, 100, 101 + D.t_rp_cycles + D.t_rcd_cycles)
     _, second = _returns(ms)[1]
     assert second - 100 == D.t_rp_cycles + D.t_rcd_cycles + LINE_DATA  # 41
     flat = export(cnt)
@@ -114,6 +121,21 @@ def test_back_to_back_misses_are_bus_bound():
     assert ready[-1] - ready[0] >= (n - 1) * 2 * BURST
     assert all(b - a >= 2 * BURST for a, b in pairwise(ready))
     assert export(cnt)["dram_busy_cycles"] == n * 2 * BURST
+
+
+def test_activate_of_one_bank_overlaps_another_banks_data():
+    """Two reads to closed banks 0 and 1 (bank groups 0 and 1): bank 1's ACTIVATE is issued
+    while bank 0 waits for tRCD (tRRD after bank 0's), its column command waits for its own
+    tRCD, and its data follows bank 0's on the bus without waiting for bank 0's transfer."""
+    ms, cnt = _new()
+    _enqueue(ms, 0)                                                    # bank 0
+    _enqueue(ms, D.row_bytes)                                          # bank 1
+    _run(ms, cnt, 0, 100)
+    (_, first), (_, second) = _returns(ms)
+    assert first == D.t_rcd_cycles + LINE_DATA                         # 29
+    # ACTIVATE at tRRD = 6, column at 6 + tRCD = 18, data 30-32 and 33-35 (bank 0's ends at 29)
+    assert second == D.t_rrd_cycles + D.t_rcd_cycles + LINE_DATA        # 35
+    assert export(cnt)["dram_activates"] == 2
 
 
 def _scheduler_order(sched: str) -> list[int]:
@@ -145,6 +167,6 @@ def test_return_time_converts_dram_ticks_to_core_cycles():
     cfg = apply_overrides(CFG, {"clocks.dram_mhz": 1400.0, "dram.latency_cycles": 100})
     ms, cnt = make_mem_state(cfg), make_counts(1)
     _enqueue(ms, 0)
-    _tick(ms, cnt, 0)
+    _run(ms, cnt, 0, D.t_rcd_cycles + 1)
     # 29 DRAM ticks at twice the core clock end in core cycle 14; + 100 core cycles
     assert _returns(ms) == [(0, (D.t_rcd_cycles + LINE_DATA) // 2 + 100)]

@@ -2,32 +2,39 @@
 
 All times here are DRAM command-clock ticks (``clocks.dram_mhz``). Per tick each channel first
 takes at most one request from each of its L2 slices' miss queues into its scheduler queue
-(``dram.sched_queue_entries``), then schedules at most one request:
+(``dram.sched_queue_entries``), then issues at most one request's column commands and at most
+one row command pair (GPGPU-Sim issues one column and one row command per DRAM cycle):
 
-- eligible: its bank has no column command scheduled after this tick, the data bus is free by
-  ``now + CAS`` (tCL for reads, tWL for writes), and for a read the return queue has room;
-- ``frfcfs``: the oldest eligible request to an open row, else the oldest eligible request;
-  ``fifo``: only the oldest request.
+- column commands, for a request to its bank's open row: the bank has no column command
+  scheduled after this tick and is past tRCD, the data bus is free by ``now + CAS`` (tCL for
+  reads, tWL for writes), and for a read the return queue has room. ``frfcfs`` takes the
+  oldest such request, ``fifo`` only the oldest request of the queue;
+- row commands, for a request to a row that is not open: its bank's column commands have all
+  been issued and no queued request wants the bank's open row (FR-FCFS keeps a row open while
+  it has hits). ``frfcfs`` takes the oldest such request, ``fifo`` only the oldest request.
+  PRECHARGE (row open; not before tRAS after the ACTIVATE, tRTPL after a read, tWR after write
+  data) and ACTIVATE (tRP after the precharge, tRC after the bank's previous ACTIVATE, tRRD
+  after the channel's) are planned then; the request becomes a row hit whose column commands
+  wait for tRCD. So one bank's precharge and activate overlap other banks' data transfers.
 
-A scheduled request issues its whole command sequence at once: PRECHARGE (row conflict; not
-before tRAS after the ACTIVATE, tRTPL after a read, tWR after write data), ACTIVATE (tRP after
-the precharge, tRC after the bank's previous ACTIVATE, tRRD after the channel's), then
-``ceil(bytes / atom)`` column commands tRCD after the ACTIVATE, ``step = max(burst ticks,
-tCCDL)`` apart (tCCD/tCCDL after the channel's previous column command, tCDLR after write data
-for a read). An atom is ``n_chips_per_channel x bus_width_bytes x n_burst_beats`` bytes (GTX480:
-64 B), a burst occupies the bus ``n_burst_beats / n_transfers_per_clock`` ticks (GTX480: 2).
-Unloaded read of one 128 B line: row hit ``tCL + step + burst`` (17), closed bank ``tRCD + tCL
-+ step + burst`` (29), row conflict ``tRP + tRCD + tCL + step + burst`` (41) ticks. Read data
-reaches the L2 ``dram.latency_cycles`` core cycles after its last burst.
+A request's ``ceil(bytes / atom)`` column commands are planned at once, ``step = max(burst
+ticks, tCCDL)`` apart (tCCD/tCCDL after the channel's previous column command, tCDLR after write
+data for a read). An atom is ``n_chips_per_channel x bus_width_bytes x n_burst_beats`` bytes
+(GTX480: 64 B), a burst occupies the bus ``n_burst_beats / n_transfers_per_clock`` ticks
+(GTX480: 2). Unloaded read of one 128 B line: row hit ``tCL + step + burst`` (17), closed bank
+``tRCD + tCL + step + burst`` (29), row conflict ``tRP + tRCD + tCL + step + burst`` (41) ticks.
+Read data reaches the L2 ``dram.latency_cycles`` core cycles after its last burst.
 
 Counters (row of the requesting SM): ``dram_reads``/``dram_writes`` count bursts (column
 commands, as GPGPU-Sim's n_rd/n_wr), ``dram_row_hits`` the bursts that found their row open,
 ``dram_busy_cycles`` the DRAM ticks the bus transferred data.
 
-Follows: GPGPU-Sim 3.x ``dram.cc`` / ``dram_sched.cc`` (FR-FCFS per channel, bank state,
-timing parameters of ``-gpgpu_dram_timing_opt``), reference/gpu-simulators.md §2.
-Assumptions: [A] bank group = bank % n_bank_groups; [A] the scheduler plans a request's
-commands when it picks it (no command-level interleaving between requests).
+Follows: GPGPU-Sim 4.2 ``dram.cc`` (``dram_t::cycle``: per cycle one column and one row
+command, banks served from their own request; ``issue_row_command`` / ``issue_col_command``) and
+``dram_sched.cc`` (FR-FCFS per bank), timing parameters of ``-gpgpu_dram_timing_opt``,
+reference/gpu-simulators.md §2.
+Assumptions: [A] bank group = bank % n_bank_groups; [A] a request's column commands are
+planned when it is picked (no interleaving with other requests' column commands).
 Deviations: no refresh, no read-to-write bus turnaround, no power-down.
 """
 
@@ -52,7 +59,9 @@ from warpsim.timing.memconsts import (
     A_L2_MQ,
     B_ACT_OK,
     B_BUSY,
+    B_CLAIM,
     B_COL_OK,
+    B_FRESH,
     B_PRE_OK,
     B_ROW,
     DOM_DRAM,
@@ -112,10 +121,21 @@ def _cas(p, info: int) -> int:
 
 
 @jit
-def _eligible(p, dq, bank, ch_s, ret_cap: int, ch: int, e: int, k: int) -> bool:
+def _is_hit(p, dq, bank, ch: int, e: int) -> bool:
+    """Scheduler entry ``e`` targets the open row of its bank."""
+    addr = dq[ch, e, Q_ADDR]
+    return bank[ch, addr_bank(p, addr), B_ROW] == addr_row(p, addr)
+
+
+@jit
+def _col_ready(p, dq, bank, ch_s, ret_cap: int, ch: int, e: int, k: int) -> bool:
+    """Entry ``e`` (a row hit) may issue its column commands at tick ``k``: its bank has no
+    column command scheduled after ``k`` and its row is open (tRCD passed), the data bus is free
+    by ``k + CAS`` and, for a read, the return queue has room."""
     info = dq[ch, e, Q_INFO]
     b = addr_bank(p, dq[ch, e, Q_ADDR])
-    if bank[ch, b, B_BUSY] > k or ch_s[ch, H_BUS_FREE] > k + _cas(p, info):
+    if bank[ch, b, B_BUSY] > k or bank[ch, b, B_COL_OK] > k or \
+            ch_s[ch, H_BUS_FREE] > k + _cas(p, info):
         return False
     if info_ptype(info) != PK_WRITE and ch_s[ch, H_RET_COUNT] >= ret_cap:
         return False
@@ -123,68 +143,106 @@ def _eligible(p, dq, bank, ch_s, ret_cap: int, ch: int, e: int, k: int) -> bool:
 
 
 @jit
-def _pick(p, dq, bank, ch_s, ret_cap: int, ch: int, k: int) -> int:
-    """Scheduler queue entry to issue at tick ``k``, or -1."""
-    fifo = p[P_DRAM_SCHED] == DS_FIFO
-    if ch_s[ch, H_BUS_FREE] > k + max(p[P_T_CL], p[P_T_WL]):
-        return -1                                   # no request can use the bus yet
+def _oldest(dq, ch: int) -> int:
     oldest = -1
-    best_hit = -1
     for e in range(dq.shape[1]):
         seq = dq[ch, e, Q_READY]
-        if seq < 0:
-            continue
-        if fifo:
-            if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
-                oldest = e
-            continue
-        if not _eligible(p, dq, bank, ch_s, ret_cap, ch, e, k):
-            continue
-        if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
+        if seq >= 0 and (oldest < 0 or seq < dq[ch, oldest, Q_READY]):
             oldest = e
-        addr = dq[ch, e, Q_ADDR]
-        if bank[ch, addr_bank(p, addr), B_ROW] == addr_row(p, addr):
-            if best_hit < 0 or seq < dq[ch, best_hit, Q_READY]:
-                best_hit = e
-    if fifo:
-        if oldest >= 0 and not _eligible(p, dq, bank, ch_s, ret_cap, ch, oldest, k):
-            return -1
-        return oldest
-    return best_hit if best_hit >= 0 else oldest
+    return oldest
 
 
 @jit
-def _issue(p, clk, dq, bank, ch_s, ret, act, counters, ch: int, e: int,
-           k: int) -> None:
-    """Plan the commands of scheduler entry ``e`` from tick ``k`` and retire it."""
+def _pick_col(p, dq, bank, ch_s, ret_cap: int, ch: int, k: int) -> int:
+    """Entry whose column commands issue at tick ``k``, or -1: ``frfcfs`` the oldest ready row
+    hit, ``fifo`` the oldest request if it is a ready row hit."""
+    if ch_s[ch, H_BUS_FREE] > k + max(p[P_T_CL], p[P_T_WL]):
+        return -1                                   # no request can use the bus yet
+    if p[P_DRAM_SCHED] == DS_FIFO:
+        e = _oldest(dq, ch)
+        if e >= 0 and _is_hit(p, dq, bank, ch, e) and \
+                _col_ready(p, dq, bank, ch_s, ret_cap, ch, e, k):
+            return e
+        return -1
+    best = -1
+    for e in range(dq.shape[1]):
+        seq = dq[ch, e, Q_READY]
+        if seq < 0 or (best >= 0 and seq > dq[ch, best, Q_READY]):
+            continue
+        if _is_hit(p, dq, bank, ch, e) and _col_ready(p, dq, bank, ch_s, ret_cap, ch, e, k):
+            best = e
+    return best
+
+
+@jit
+def _mark_claims(p, dq, bank, ch: int) -> None:
+    """``B_CLAIM`` = 1 for the banks of channel ``ch`` whose open row a queued request wants."""
+    for b in range(bank.shape[1]):
+        bank[ch, b, B_CLAIM] = 0
+    for e in range(dq.shape[1]):
+        if dq[ch, e, Q_READY] >= 0 and _is_hit(p, dq, bank, ch, e):
+            bank[ch, addr_bank(p, dq[ch, e, Q_ADDR]), B_CLAIM] = 1
+
+
+@jit
+def _pick_row(p, dq, bank, ch: int, k: int) -> int:
+    """Entry whose bank gets PRECHARGE/ACTIVATE at tick ``k``, or -1: the oldest request to a
+    row that is not open, in a bank whose column commands are all issued and whose open row no
+    queued request wants (FR-FCFS keeps a row open while it has hits); ``fifo``: only the
+    oldest request."""
+    if p[P_DRAM_SCHED] == DS_FIFO:
+        e = _oldest(dq, ch)
+        if e < 0 or _is_hit(p, dq, bank, ch, e) or \
+                bank[ch, addr_bank(p, dq[ch, e, Q_ADDR]), B_BUSY] > k:
+            return -1
+        return e
+    _mark_claims(p, dq, bank, ch)
+    best = -1
+    for e in range(dq.shape[1]):
+        seq = dq[ch, e, Q_READY]
+        if seq < 0 or (best >= 0 and seq > dq[ch, best, Q_READY]):
+            continue
+        b = addr_bank(p, dq[ch, e, Q_ADDR])
+        if bank[ch, b, B_CLAIM] == 0 and bank[ch, b, B_BUSY] <= k:
+            best = e
+    return best
+
+
+@jit
+def _issue_row(p, dq, bank, ch_s, counters, ch: int, e: int, k: int) -> None:
+    """PRECHARGE (if a row is open; not before tRAS after its ACTIVATE, tRTPL after a read,
+    tWR after write data) and ACTIVATE (tRP after the precharge, tRC after the bank's previous
+    ACTIVATE, tRRD after the channel's) for entry ``e``, planned from tick ``k``."""
+    addr = dq[ch, e, Q_ADDR]
+    sm = info_sm(dq[ch, e, Q_INFO])
+    b = addr_bank(p, addr)
+    t_act = k
+    if bank[ch, b, B_ROW] >= 0:
+        t_act = max(k, bank[ch, b, B_PRE_OK]) + p[P_T_RP]
+        counters[sm, C_DRAM_PRECHARGES] += 1
+    t_act = max(t_act, bank[ch, b, B_ACT_OK], ch_s[ch, H_LAST_ACT] + p[P_T_RRD])
+    counters[sm, C_DRAM_ACTIVATES] += 1
+    ch_s[ch, H_LAST_ACT] = t_act
+    bank[ch, b, B_ACT_OK] = t_act + p[P_T_RC]
+    bank[ch, b, B_PRE_OK] = t_act + p[P_T_RAS]
+    bank[ch, b, B_COL_OK] = t_act + p[P_T_RCD]
+    bank[ch, b, B_ROW] = addr_row(p, addr)
+    bank[ch, b, B_FRESH] = 1
+
+
+@jit
+def _issue_col(p, clk, dq, bank, ch_s, ret, act, counters, ch: int, e: int,
+               k: int) -> None:
+    """Plan the column commands of entry ``e`` (a row hit) from tick ``k`` and retire it."""
     addr = dq[ch, e, Q_ADDR]
     info = dq[ch, e, Q_INFO]
     sm = info_sm(info)
     is_write = info_ptype(info) == PK_WRITE
     b = addr_bank(p, addr)
-    row = addr_row(p, addr)
     bg = b % p[P_N_BANK_GROUPS]
     n_bursts = max(1, (info_bytes(info) + p[P_ATOM_BYTES] - 1) // p[P_ATOM_BYTES])
-    open_row = bank[ch, b, B_ROW]
-    hit = open_row == row
-    if hit:
-        col = max(k, bank[ch, b, B_COL_OK])
-    else:
-        t_act = k
-        if open_row >= 0:
-            pre = max(k, bank[ch, b, B_PRE_OK])
-            t_act = pre + p[P_T_RP]
-            counters[sm, C_DRAM_PRECHARGES] += 1
-        t_act = max(t_act, bank[ch, b, B_ACT_OK], ch_s[ch, H_LAST_ACT] + p[P_T_RRD])
-        counters[sm, C_DRAM_ACTIVATES] += 1
-        ch_s[ch, H_LAST_ACT] = t_act
-        bank[ch, b, B_ACT_OK] = t_act + p[P_T_RC]
-        bank[ch, b, B_PRE_OK] = t_act + p[P_T_RAS]
-        bank[ch, b, B_COL_OK] = t_act + p[P_T_RCD]
-        bank[ch, b, B_ROW] = row
-        col = t_act + p[P_T_RCD]
     ccd = p[P_T_CCDL] if bg == ch_s[ch, H_LAST_COL_BG] else p[P_T_CCD]
-    col = max(col, ch_s[ch, H_LAST_COL] + ccd)
+    col = max(k, bank[ch, b, B_COL_OK], ch_s[ch, H_LAST_COL] + ccd)
     if not is_write:
         col = max(col, ch_s[ch, H_WR_END] + p[P_T_CDLR])
     cas = _cas(p, info)
@@ -198,7 +256,8 @@ def _issue(p, clk, dq, bank, ch_s, ret, act, counters, ch: int, e: int,
     ch_s[ch, H_LAST_COL_BG] = bg
     ch_s[ch, H_BUS_FREE] = data_end
     nbytes = n_bursts * p[P_ATOM_BYTES]
-    counters[sm, C_DRAM_ROW_HITS] += n_bursts if hit else n_bursts - 1
+    counters[sm, C_DRAM_ROW_HITS] += n_bursts - bank[ch, b, B_FRESH]
+    bank[ch, b, B_FRESH] = 0
     counters[sm, C_DRAM_BUSY_CYCLES] += n_bursts * p[P_BURST_TICKS]
     if is_write:
         bank[ch, b, B_PRE_OK] = max(bank[ch, b, B_PRE_OK], data_end + p[P_T_WR])
@@ -264,9 +323,14 @@ def tick_dram(p, clk, ca, dq, bank, ch_s, ret, act, counters, k: int, cycle: int
         if waiting > 0 and _admit(p, ca, dq, ch_s, act, ch, k, cycle):
             progress = True
         if ch_s[ch, H_DQ_COUNT] > 0:
-            e = _pick(p, dq, bank, ch_s, ret.shape[1], ch, k)
+            e = _pick_col(p, dq, bank, ch_s, ret.shape[1], ch, k)
             if e >= 0:
-                _issue(p, clk, dq, bank, ch_s, ret, act, counters, ch, e, k)
+                _issue_col(p, clk, dq, bank, ch_s, ret, act, counters, ch, e, k)
+                progress = True
+        if ch_s[ch, H_DQ_COUNT] > 0:
+            e = _pick_row(p, dq, bank, ch, k)
+            if e >= 0:
+                _issue_row(p, dq, bank, ch_s, counters, ch, e, k)
                 progress = True
     return progress
 
@@ -291,11 +355,16 @@ def dram_next_event(p, clk, ca, dq, bank, ch_s, act, cycle: int) -> int:
                     ev = min(ev, core_of_tick(first_tick(r, num, den), num, den))
         if ch_s[ch, H_DQ_COUNT] == 0:
             continue
+        _mark_claims(p, dq, bank, ch)
         for e in range(dq.shape[1]):
             if dq[ch, e, Q_READY] < 0:
                 continue
             b = addr_bank(p, dq[ch, e, Q_ADDR])
-            bus = ch_s[ch, H_BUS_FREE] - _cas(p, dq[ch, e, Q_INFO])
-            t = max(k0, bank[ch, b, B_BUSY], bus)
+            t = max(k0, bank[ch, b, B_BUSY])
+            if _is_hit(p, dq, bank, ch, e):
+                t = max(t, bank[ch, b, B_COL_OK],
+                        ch_s[ch, H_BUS_FREE] - _cas(p, dq[ch, e, Q_INFO]))
+            elif bank[ch, b, B_CLAIM] != 0 and p[P_DRAM_SCHED] != DS_FIFO:
+                continue                    # waits for the bank's row hits (their times count)
             ev = min(ev, core_of_tick(t, num, den))
     return ev

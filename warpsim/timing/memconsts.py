@@ -265,10 +265,17 @@ B_BUSY = 1
 B_ACT_OK = 2
 B_PRE_OK = 3
 B_COL_OK = 4
-N_BANK_FIELDS = 5
+B_FRESH = 5
+"""1 after an ACTIVATE until the first column command to the new row (that command's first
+burst is not a row hit)."""
+B_CLAIM = 6
+"""Scratch of one DRAM tick: 1 when a queued request hits the bank's open row (the row
+scheduler must not close it)."""
+N_BANK_FIELDS = 7
 
 __all__ += [
-    "B_ACT_OK", "B_BUSY", "B_COL_OK", "B_PRE_OK", "B_ROW", "G_ALLOC_POLICY", "G_HIT_LATENCY",
+    "B_ACT_OK", "B_BUSY", "B_CLAIM", "B_COL_OK", "B_FRESH", "B_PRE_OK", "B_ROW",
+    "G_ALLOC_POLICY", "G_HIT_LATENCY",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
     "H_DQ_NEXT_SEQ", "H_LAST_ACT", "H_LAST_COL", "H_LAST_COL_BG", "H_RET_COUNT", "H_RET_HEAD",
