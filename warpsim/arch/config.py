@@ -148,7 +148,6 @@ class GPUConfig(ConfigBase):
     register_sharing: RegisterSharingConfig = field(default_factory=RegisterSharingConfig)
     """Register-Sharing mechanism (off by default; ``warpsim.mechanisms``)."""
     warpman: WarpManConfig = field(default_factory=WarpManConfig)
-    regless: RegLessConfig = field(default_factory=RegLessConfig)
     """WarpMan warp-level resource management (off by default; ``warpsim.mechanisms``)."""
     uniform_vectors: UniformVectorsConfig = field(default_factory=UniformVectorsConfig)
     """Uniform vectors: scalar execution, IRB, redundancy (off; ``warpsim.mechanisms``)."""
@@ -156,6 +155,8 @@ class GPUConfig(ConfigBase):
     """WIR warp instruction and register reuse (off by default; ``warpsim.mechanisms``)."""
     ilp: ILPConfig = field(default_factory=ILPConfig)
     """ILP shader core: bypassing, per-SM scoreboard, branch prediction (off by default)."""
+    regless: RegLessConfig = field(default_factory=RegLessConfig)
+    """RegLess operand staging units instead of a register file (off by default)."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import importlib
 
-for _name in ("warped_compression", "register_sharing", "warpman",
-              "uniform_vectors"):
-for _name in ("warped_compression", "register_sharing", "warpman", "wir"):
-for _name in ("warped_compression", "register_sharing", "warpman", "ilp"):
-for _name in ("warped_compression", "register_sharing", "warpman", "regless"):
+for _name in ("warped_compression", "register_sharing", "warpman", "uniform_vectors", "wir",
+              "ilp", "regless"):
     try:
         importlib.import_module(f"warpsim.experiments.{_name}")
     except ModuleNotFoundError as _exc:  # a reproduction not written yet
