@@ -148,15 +148,7 @@ def test_registered():
     assert "register-sharing" in {r.name for r in list_reproductions()}
 
 
-def _mechanism_ready() -> bool:
-    try:
-        from warpsim.mechanisms.register_sharing import RegisterSharing  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _mechanism_ready(), reason="RegisterSharing not implemented yet")
+@pytest.mark.slow  # a reproduction run: several cycle-loop compilations (minutes on 2 cores)
 def test_tiny_end_to_end(tmp_path):
     # one register-limited benchmark timed for real with the paper's approach (one numba
     # compile of the cycle loop); the speedups need the unshared runs too (the slow test)

@@ -4,7 +4,6 @@ one real end-to-end run on a tiny benchmark and (slow) the whole quick reproduct
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -115,10 +114,7 @@ def test_registered_and_cli_json(capsys):
     assert json.loads(capsys.readouterr().out) == {"quick": True, "x": 1.5}
 
 
-_HAVE_WC = importlib.util.find_spec("warpsim.mechanisms.warped_compression") is not None
-
-
-@pytest.mark.skipif(not _HAVE_WC, reason="the Warped-Compression mechanism is not built yet")
+@pytest.mark.slow  # a reproduction run: the baseline and WC cycle loops (minutes on 2 cores)
 def test_end_to_end_on_one_tiny_benchmark(tmp_path):
     s = run_reproduction(quick=True, out=tmp_path / "e2e", benchmarks=["aes"],
                          variants=["base", "wc"], executor=InlineExecutor())

@@ -93,8 +93,8 @@ def test_waiting_for_another_warps_flag_is_not_a_spin():
 
 
 def test_a_long_counting_loop_is_not_a_spin():
-    ptx = HANDOFF.replace("5000", "200000")
-    assert _run(ptx, "handoff").tolist() == [600000, 600000]
+    ptx = HANDOFF.replace("5000", "30000")  # about 30 spin checks (one per 1024 branches)
+    assert _run(ptx, "handoff").tolist() == [90000, 90000]
 
 
 def test_the_wall_clock_limit_stops_a_long_launch():

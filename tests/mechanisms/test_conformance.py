@@ -56,7 +56,21 @@ def test_declared_hooks_are_exactly_the_implemented_ones(name):
     assert set(spec.hooks) <= set(HOOK_NAMES)
 
 
+def test_all_mechanisms_compose_into_one_with_every_hook_they_implement():
+    """What the slow run below exercises, without compiling a cycle loop for it: the parts in
+    registry order, and a combined hook wherever some part implements that hook point."""
+    mech = mechanism_for(_on(*NAMES))
+    assert isinstance(mech, CompositeMechanism)
+    assert [p.name for p in mech.parts] == [s.name for s in specs().values()]
+    for hook in Hooks._fields:
+        used = any(not is_noop(hook, getattr(p.hooks, hook)) for p in mech.parts)
+        assert used == (not is_noop(hook, getattr(mech.hooks, hook))), hook
+
+
+@pytest.mark.slow
 def test_all_mechanisms_combine_in_one_run_with_prefixed_statistics():
+    """Slow: the seven mechanisms' combined cycle loop is its own numba compilation (minutes
+    on a 2-core machine); the composition itself is checked by the test above."""
     from warpsim.runner.jobs import Job
     from warpsim.runner.simulate import simulate
 
