@@ -65,7 +65,7 @@ def test_unsupported_call_fails_with_a_message_naming_it(build):
     proc = warpsim_exec("--", str(build("unsupported")))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == (PROGRAMS / "unsupported.expected").read_text()
-    assert "warpsim: cudaGraphCreate is not supported" in proc.stderr
+    assert "warpsim: cudaGraphClone is not supported" in proc.stderr
 
 
 @pytest.mark.parametrize("name", ["memory", "printf"])

@@ -109,7 +109,7 @@ def test_a_jobs_mechanisms_become_config_sections():
     assert cfg.warped_compression.enabled and not cfg.register_sharing.enabled
     assert mechanism_for(Job(benchmark="vector_add").resolve()) is None
     with pytest.raises(ConfigError, match="hint:"):
-        Job(benchmark="vector_add", mechanisms=(("wir", ()),)).resolve()
+        Job(benchmark="vector_add", mechanisms=(("ltrf", ()),)).resolve()
 
 
 @jit

@@ -145,6 +145,6 @@ def test_timed_job_uses_the_jobs_configuration(timed_record):
 def test_job_with_mechanisms_is_refused_with_a_hint():
     from warpsim.runner.simulate import simulate
 
-    job = Job(benchmark="vector_add", mechanisms=(("wir", ()),))
+    job = Job(benchmark="vector_add", mechanisms=(("ltrf", ()),))
     with pytest.raises(ConfigError, match="hint:"):
         simulate(job)

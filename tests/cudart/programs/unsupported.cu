@@ -6,9 +6,9 @@
 __global__ void twice(int* v) { v[threadIdx.x] *= 2; }
 
 int main() {
-    cudaGraph_t graph;
-    cudaError_t err = cudaGraphCreate(&graph, 0);
-    printf("cudaGraphCreate: %s\n", cudaGetErrorName(err));
+    cudaGraph_t clone;
+    cudaError_t err = cudaGraphClone(&clone, nullptr);
+    printf("cudaGraphClone: %s\n", cudaGetErrorName(err));
     printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));
     int h[4] = {1, 2, 3, 4}, *d;
     cudaMalloc(&d, sizeof h);
