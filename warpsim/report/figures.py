@@ -251,7 +251,8 @@ def save_figure(fig: Any, stem: str | Path, formats: Sequence[str] = ("png", "sv
         if fmt not in ("png", "svg", "pdf"):
             raise ConfigError("format", fmt, "png, svg or pdf")
         path = stem.with_suffix(f".{fmt}")
-        fig.savefig(path, dpi=150 if fmt == "png" else None)
+        # a tight box: a title wider than the axes is not clipped
+        fig.savefig(path, dpi=150 if fmt == "png" else None, bbox_inches="tight")
         paths.append(path)
     plt.close(fig)
     return paths
