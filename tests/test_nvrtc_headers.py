@@ -109,3 +109,34 @@ def test_header_values_are_ieee_754_and_lp64(nvrtc_only) -> None:
                                   f32.smallest_subnormal]
     assert got_g[4] == math.inf and math.isnan(got_g[5]) and not np.signbit(got_g[5])
     assert got_g[6:].tolist() == [2.5, 2.0, math.inf]
+
+
+COOPERATIVE = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void block_sums(const int* x, int* out) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+    __shared__ int partial[8];
+    int s = cg::reduce(tile, x[blockIdx.x * blockDim.x + threadIdx.x], cg::plus<int>());
+    if (tile.thread_rank() == 0) partial[tile.meta_group_rank()] = s;
+    block.sync();
+    if (block.thread_rank() == 0) {
+        int t = 0;
+        for (int i = 0; i < 8; i++) t += partial[i];
+        out[blockIdx.x] = t;
+    }
+}
+"""
+
+
+def test_cooperative_groups_compile_with_nvrtc_alone_and_reduce_exactly(nvrtc_only) -> None:
+    """<cooperative_groups.h> needs CCCL (<nv/target>, <cuda/std/...>): the nvidia-cuda-cccl
+    wheel's include/cccl is on NVRTC's path. Oracle: numpy's per-block sums."""
+    dev = warpsim.Device()
+    mod = dev.compile(COOPERATIVE, name="cg_reduce.cu")
+    x = (np.arange(4 * 256) % 97).astype(np.int32)
+    out = dev.device_array(4, np.int32)
+    mod.get_kernel("block_sums")[4, 256](dev.to_device(x), out)
+    np.testing.assert_array_equal(out.copy_to_host(), x.reshape(4, 256).sum(axis=1))

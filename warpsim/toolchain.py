@@ -422,7 +422,11 @@ def compile_cuda(
         return CompiledPTX(hit["ptx"], chosen, arch, source_file, hit["log"])
     if chosen == "nvrtc":
         wheel_inc = [p for p in _wheel_files("*/include") if (p / "cuda_runtime.h").is_file()]
-        ptx, log = _compile_nvrtc(text, display, arch, options, [*include_dirs, *wheel_inc[:1]])
+        # CCCL (libcu++ <cuda/std/...>, CUB, Thrust; the nvidia-cuda-cccl wheel) sits in
+        # include/cccl: cooperative_groups.h and cuda_pipeline.h need it
+        cccl = [d / "cccl" for d in wheel_inc[:1] if (d / "cccl" / "cuda" / "std").is_dir()]
+        ptx, log = _compile_nvrtc(text, display, arch, options,
+                                  [*include_dirs, *wheel_inc[:1], *cccl])
         # NVRTC writes the name it was given joined to the current folder: keep it as given
         ptx = ptx.replace(f'"{os.path.join(os.getcwd(), display)}"', f'"{display}"')
     else:
