@@ -105,6 +105,7 @@ from warpsim.timing.fields import (
     F_WARP_SB_WAIT,
     F_WARP_VALID,
 )
+from warpsim.timing.sched import _sb_hit  # the engine's scoreboard-bit test
 
 __all__ = ["gshare_index", "ilp_can_issue", "ilp_on_cycle_end", "ilp_on_issue",
            "ilp_on_retire", "ilp_result_delay", "predict"]
@@ -322,17 +323,6 @@ def ilp_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
 
 
 @jit
-def _pending(bits, sm, w, ids, pc):  # pragma: no cover - jit
-    for k in range(ids.shape[1]):
-        r = ids[pc, k]
-        if r < 0:
-            return False
-        if (bits[sm, w, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
-            return True
-    return False
-
-
-@jit
 def ilp_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
     """Per warp-cycle: warps at a barrier, and warps the engine's scoreboard holds (RAW on a
     memory or an ALU producer, else WAW); the scoreboard's occupancy."""
@@ -351,9 +341,9 @@ def ilp_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
                 if r < 0 or r >= n_r:
                     continue
                 pc = hs.rc[r, R_PC]
-                if _pending(hs.core_sb_long, sm, w, hs.sbsrc, pc):
+                if _sb_hit(hs.core_sb_long, sm, w, hs.sbsrc, pc):
                     hs.cnt[sm, K_RAW_MEM] += 1
-                elif _pending(hs.core_sb, sm, w, hs.sbsrc, pc):
+                elif _sb_hit(hs.core_sb, sm, w, hs.sbsrc, pc):
                     hs.cnt[sm, K_RAW_ALU] += 1
                 else:
                     hs.cnt[sm, K_WAW] += 1
