@@ -492,8 +492,10 @@ def test_unsupported_constructs() -> None:
     assert "vector registers" in err.message and err.line == BODY_LINE
     err = _error(HEADER + ".func f(.reg .b32 x)\n{\nret;\n}\n", UnsupportedPTXError)
     assert ".reg parameters" in err.message
-    err = _error(_kernel("proto: .callprototype ()_ (.param .b32 _);"), UnsupportedPTXError)
-    assert ".callprototype" in err.message
+    kernel = parse_ptx(_kernel("proto: .callprototype ()_ (.param .b32 _);")).functions["k"]
+    assert kernel.call_prototypes == {"proto": (0, 1)}   # no result, one parameter
+    err = _error(_kernel("proto: .callprototype (.param .b32 _) (.param .b32 _);"))
+    assert "expected '_'" in err.message
 
 
 def test_branch_needs_a_label_and_call_a_function() -> None:

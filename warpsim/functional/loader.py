@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.errors import UnsupportedPTXError
+from warpsim.errors import LaunchError, UnsupportedPTXError
 from warpsim.functional.program import ModuleImage, Program, SymbolInfo
 from warpsim.ptx.ir import TYPE_BITS, Function, Instruction, Module, Operand, OpKind, RegDecl
 
@@ -117,6 +117,8 @@ class LoadContext:
         for name, addr in self.image.addresses.items():
             var = mod.variables[name]
             self.symbols[name] = SymbolInfo(var.space, addr, var.size_bytes)
+        for name, addr in self.image.function_addresses.items():
+            self.symbols[name] = SymbolInfo("global", addr, 16)
         for p in fn.params:
             self.symbols[p.name] = SymbolInfo("param", p.offset, p.size_bytes)
         self.param_bytes = fn.param_bytes
@@ -312,6 +314,8 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             rpcs[pc] = int(cfg.reconvergence_pc[pc])
         elif op in ("ret", "exit"):
             kinds[pc] = Kind.EXIT
+        elif op == "trap" and inst.guard >= 0:  # traps only where its guard holds
+            runs[pc] = _guarded_trap(inst)
         elif op == "trap":
             kinds[pc] = Kind.TRAP
         elif op in ("bar", "barrier") and ("warp" not in inst.mods):
@@ -401,6 +405,16 @@ def _is_builtin(module: Module, inst: Instruction, name: str) -> bool:
         return False
     fn = module.functions.get(name)
     return fn is None or not fn.defined
+
+
+def _guarded_trap(inst: Instruction) -> Any:
+    """``@p trap``: a straight-line instruction that fails the launch when a lane's guard
+    holds (an unguarded ``trap`` is ``Kind.TRAP``, handled by the executor)."""
+    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
+        if exm is not None and bool(np.any(exm)):
+            raise LaunchError(bs.prog.name, f"trap executed at line {inst.line}: "
+                              f"{inst.text.strip()}")
+    return run
 
 
 def _reaches_barrier(kinds: np.ndarray, targets: np.ndarray,

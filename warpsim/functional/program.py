@@ -23,6 +23,7 @@ import numpy as np
 
 from warpsim.errors import LaunchError, UnsupportedPTXError
 from warpsim.functional.memory import GlobalMemory
+from warpsim.ptx.indirect import address_taken
 from warpsim.ptx.ir import Function, Instruction, Module
 
 __all__ = ["ModuleImage", "Program", "SymbolInfo"]
@@ -110,8 +111,11 @@ class ModuleImage:
                 memory.write(addr, var.init)
             self._addresses[name] = addr
             pending.extend((addr + off, sym) for off, sym in var.init_symbols)
+        self._functions: dict[str, int] = {}
+        for name in address_taken(module):  # a function pointer: a 16-byte slot of its own
+            self._functions[name] = memory.alloc(16, align=16, name=f"function {name}")
         for where, sym in pending:
-            target = self._addresses.get(sym)
+            target = self._addresses.get(sym, self._functions.get(sym))
             if target is None:
                 fn = module.functions.get(sym)
                 if fn is None:
@@ -128,6 +132,12 @@ class ModuleImage:
         except KeyError:
             raise LaunchError(name, "no .global or .const variable of that name in the module",
                               hint="variables: " + ", ".join(sorted(self._addresses))) from None
+
+    @property
+    def function_addresses(self) -> dict[str, int]:
+        """Device address of every function whose address the module takes
+        (``ptx/indirect.py``), by name."""
+        return dict(self._functions)
 
     @property
     def addresses(self) -> dict[str, int]:

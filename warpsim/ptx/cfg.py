@@ -226,7 +226,8 @@ def build_cfg(fn: Function) -> CFG:
             if guarded:
                 outs.append(fall)
         elif last.opcode in _EXITING:
-            outs.append(EXIT)
+            if not (guarded and last.opcode == "trap"):  # a trap ends the launch: lanes
+                outs.append(EXIT)  # that trap never need to reconverge (ptx/indirect.py)
             if guarded:
                 outs.append(fall)
         else:

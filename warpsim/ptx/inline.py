@@ -14,10 +14,11 @@ Assumptions:
       ``.shared``/``.global``/``.const`` variables are static: one copy, name unchanged.
   [A] A ``ret`` of the callee becomes a ``bra`` (same guard) to a fresh label right after the
       inlined body; a guarded ``call`` is preceded by a branch around the body.
-  [A] Calls to prototypes without a body (``vprintf``, ``extern`` functions) and indirect
-      calls through a register are left in place.
-Deviations: recursion (direct or indirect) cannot be inlined and raises ``UnsupportedPTXError``;
-GPGPU-Sim instead keeps a call stack with ``CALL``-type SIMT stack entries.
+  [A] Calls to prototypes without a body (``vprintf``, ``extern`` functions) are left in
+      place; indirect calls and ``brx.idx`` are first lowered to compare-and-branch chains of
+      direct calls and branches (``ptx/indirect.py``), which are then inlined.
+Deviations: recursion (direct or through pointers) cannot be inlined and raises
+``UnsupportedPTXError``; GPGPU-Sim instead keeps a call stack with ``CALL``-type SIMT stack entries.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import dataclasses
 import itertools
 
 from warpsim.errors import UnsupportedPTXError
+from warpsim.ptx.indirect import lower_indirect
 from warpsim.ptx.ir import Function, Instruction, Module, Operand, OpKind, RegDecl
 
 __all__ = ["inline_calls"]
@@ -88,6 +90,7 @@ class _Inliner:
         return result
 
     def _inline(self, fn: Function, stack: tuple[str, ...]) -> Function:
+        fn = lower_indirect(self.module, fn)
         if not any(_callee(self.module, inst) is not None for inst in fn.instructions):
             return fn
         regs = list(fn.regs)

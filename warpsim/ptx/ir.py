@@ -262,6 +262,10 @@ class Function:
     line: int = 0
     defined: bool = True
     """False for a prototype (declaration without a body)."""
+    call_prototypes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """``.callprototype`` labels -> (results, parameters) of the calls they describe."""
+    target_lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """``.branchtargets``/``.calltargets`` labels -> the labels or functions they list."""
 
     @property
     def param_bytes(self) -> int:

@@ -390,7 +390,13 @@ class _Parser(StatementParser):
         known.update(p.name for p in fn.params)
         known.update(p.name for p in fn.ret_params)
         known.update(v.name for v in fn.variables)
+        known.update(fn.call_prototypes)
+        known.update(fn.target_lists)
         m = self.module
+        for names in fn.target_lists.values():
+            for name in names:
+                if name not in fn.labels and name not in m.functions:
+                    raise self.err(f"undefined target {name!r} in function {fn.name!r}")
         for name, i in body.uses:
             if name not in known and name not in m.variables and name not in m.functions:
                 raise self.err(f"undefined symbol {name!r} in function {fn.name!r}", i)
