@@ -68,7 +68,8 @@ STATIC: tuple[tuple[str, str | None], ...] = ()
 
 SPEC = MechanismSpec(name=NAME, paper=PAPER, config=RegisterSharingConfig,
                      implementation="warpsim.mechanisms.register_sharing:RegisterSharing",
-                     hooks=HOOKS, stat_prefix="rs_", energy=ENERGY, static=STATIC)
+                     hooks=HOOKS, stat_prefix="rs_", energy=ENERGY, static=STATIC,
+                     conflicts=("warpman",))  # two policies for the same register allocation
 """The mechanism's declaration (``registry.PACKAGES``)."""
 
 

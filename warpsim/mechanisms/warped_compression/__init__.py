@@ -31,5 +31,6 @@ SPEC = MechanismSpec(
     hooks=("on_warp_launch", "on_cta_release", "extra_operand", "operand_bank",
            "on_operand_read", "result_delay", "can_writeback", "dest_bank", "on_writeback"),
     stat_prefix="wc_",
-    energy=ENERGY, static=STATIC)
+    energy=ENERGY, static=STATIC,
+    conflicts=("regless",))  # RegLess has no register file to compress
 """The mechanism's declaration (``registry.PACKAGES``)."""

@@ -36,5 +36,6 @@ SPEC = MechanismSpec(
            "extra_operand", "operand_bank", "result_delay", "can_writeback", "dest_bank",
            "on_writeback", "on_retire", "on_cycle_end"),
     stat_prefix="wir_",
-    energy=ENERGY)
+    energy=ENERGY,
+    conflicts=("regless",))  # RegLess has no register file whose registers WIR renames
 """The mechanism's declaration (``registry.PACKAGES``)."""
