@@ -244,7 +244,8 @@ def test_immediate_bits() -> None:
         immediate_bits(im(tenth, "f64"), "u32")
 
 
-@pytest.mark.parametrize("spell,d,s", [("cvt.rn.bf16.f32", "b16", "f32"),
+@pytest.mark.parametrize("spell,d,s", [("cvt.rm.bf16.f32", "b16", "f32"),
+                                       ("cvt.rna.bf16.f32", "b16", "f32"),
                                        ("cvt.rn.s32.f32", "b32", "f32"),
                                        ("cvt.s32.f32", "b32", "f32"),
                                        ("cvt.rzi.f32.f64", "f32", "f64"),

@@ -36,6 +36,7 @@ from warpsim.functional.fp_rounding import (
     two_sum,
 )
 from warpsim.functional.opdef import I_OF, U_OF, Core, unsupported
+from warpsim.functional.reduced_floats import REDUCED_TYPES, build_cvt_reduced
 from warpsim.ptx.ir import TYPE_BITS, Instruction, OpKind
 
 __all__ = ["CONVERT_OPCODES", "build_cvt", "build_mov"]
@@ -174,17 +175,20 @@ def _float_to_int(st: str, dt: str, irnd: str, ftz: bool) -> Callable[[Any], tup
 
 
 def build_cvt(inst: Instruction) -> Core:
-    """Core for cvt (raises UnsupportedPTXError for f16/bf16/tf32 and packing forms)."""
+    """Core for cvt (.bf16/.bf16x2/.tf32: ``reduced_floats.py``; raises
+    UnsupportedPTXError for fp8 and packing forms)."""
     if len(inst.types) != 2:
         raise unsupported(inst, "cvt takes a destination and a source type")
     dt, st = inst.types
+    if dt in REDUCED_TYPES or st in REDUCED_TYPES:
+        return build_cvt_reduced(inst)
     mods = set(inst.mods)
     irnd, frnd = mods & set(_IRND), mods & _FRND
     ftz, satm = "ftz" in mods, "sat" in mods
     ok_t = _INTS | set(_FT)
     if dt not in ok_t or st not in ok_t:
         raise unsupported(inst, f"conversion .{dt}.{st} is not implemented",
-                          "bf16/tf32/fp8 conversions and cvt.pack are not implemented")
+                          "fp8 conversions and cvt.pack are not implemented")
     if mods - set(_IRND) - _FRND - {"ftz", "sat"} or len(irnd) + len(frnd) > 1:
         raise unsupported(inst, "bad rounding / modifier combination")
     if ftz and "f32" not in (dt, st):

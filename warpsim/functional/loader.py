@@ -277,6 +277,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     from warpsim.functional.printf import build_vprintf
     from warpsim.functional.textures import build_tex
     from warpsim.functional.warp_ops import build_warp_op
+    from warpsim.functional.wmma import build_wmma
     from warpsim.ptx.cfg import build_cfg
     from warpsim.ptx.inline import inline_calls
 
@@ -356,6 +357,8 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_warp_op(inst, ctx)
         elif op in ("tex", "tld4", "txq"):
             runs[pc] = build_tex(inst, ctx)
+        elif op == "wmma":
+            runs[pc] = build_wmma(inst, ctx)
         else:
             runs[pc] = build_alu(inst, ctx, fn2)
     val_regs: list[tuple[int, ...]] = []

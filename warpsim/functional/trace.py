@@ -245,7 +245,10 @@ def mem_lines(addr, seg, sector_bytes, line_bytes, nsec, nlin, lines):  # pragma
     """Distinct sectors and lines per warp of the accesses ``addr[seg[w]:seg[w+1]]``; the
     distinct line addresses go to ``lines`` (sorted per warp). Returns the number written."""
     nw = seg.shape[0] - 1
-    tmp = np.empty(64, dtype=np.uint64)
+    longest = 64  # a warp's accesses: one per lane, more for a wmma tile (functional/wmma.py)
+    for w in range(nw):
+        longest = max(longest, seg[w + 1] - seg[w])
+    tmp = np.empty(longest, dtype=np.uint64)
     out = 0
     for w in range(nw):
         n = 0
@@ -284,7 +287,10 @@ def bank_conflict_degree(addr, seg, size, n_banks, width, out):  # pragma: no co
     ``shmem_bank``) among the warp's accesses of ``size`` bytes each."""
     nw = seg.shape[0] - 1
     per = max(1, (size + width - 1) // width) + 1
-    words = np.empty(32 * per, dtype=np.uint64)
+    longest = 32  # a warp's accesses: one per lane, more for a wmma tile (functional/wmma.py)
+    for w in range(nw):
+        longest = max(longest, seg[w + 1] - seg[w])
+    words = np.empty(longest * per, dtype=np.uint64)
     count = np.zeros(n_banks, dtype=np.int64)
     w64 = np.uint64(width)
     for w in range(nw):

@@ -12,7 +12,8 @@ SFU class as GPGPU-Sim 4.2 ``ptx_instruction::set_opcode_and_latency`` (src/cuda
 ``scheduler_unit::cycle``) but take the DIV entry of their type's list (int, fp or dp).
 Assumptions:
   [A] Op class of the rest from the opcode and its types: f64 types -> DP, f32/f16/bf16 -> SP
-      (fp32), integer and untyped -> INT; ld/st/atom/red/tex -> LDST; mma/wmma -> tensor;
+      (fp32), integer and untyped -> INT; ld/st/atom/red/tex and wmma.load/store -> LDST;
+      mma/wmma.mma -> tensor;
       ``tanh`` (newer than GPGPU-Sim's PTX) -> SFU, as the hardware's MUFU.TANH.
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
@@ -86,7 +87,7 @@ def classify(inst: Any) -> tuple[int, LatencyOp]:
     """(OPC_* class, LatencyOp) of a PTX instruction."""
     op = inst.opcode
     types = set(inst.types)
-    if op in _LDST_OPS or _is_async_copy(inst):
+    if op in _LDST_OPS or _is_async_copy(inst) or _is_wmma_memory(inst):
         return tc.OPC_LDST, LatencyOp.ADD
     if op in _TENSOR_OPS:
         return tc.OPC_TENSOR, LatencyOp.MAD
@@ -110,8 +111,16 @@ def _is_async_copy(inst: Any) -> bool:
     return inst.opcode == "cp" and inst.space == "shared" and "global" in inst.mods
 
 
+def _is_wmma_memory(inst: Any) -> bool:
+    """``wmma.load``/``wmma.store``: one memory instruction over the tile
+    (functional/wmma.py); ``wmma.mma`` is the tensor unit's."""
+    return inst.opcode == "wmma" and bool(inst.mods) and inst.mods[0] in ("load", "store")
+
+
 def _mem_kind(inst: Any) -> int:
     op, sp = inst.opcode, inst.space
+    if _is_wmma_memory(inst):
+        op = "ld" if inst.mods[0] == "load" else "st"
     if _is_async_copy(inst):
         return tc.MK_LD_GLOBAL
     if op in ("tex", "tld4", "txq", "suld", "sust"):
