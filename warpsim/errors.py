@@ -137,6 +137,12 @@ class LaunchError(WarpsimError):
         )
 
 
+class DeviceTrapError(LaunchError):
+    """A thread executed ``trap`` (``__trap()``, a grid sync outside a cooperative launch, a
+    call through a pointer to no function): the launch stops, as on a GPU
+    (``cudaErrorLaunchFailure``)."""
+
+
 class MemoryAccessError(WarpsimError):
     """An out-of-bounds or misaligned access by a simulated thread."""
 

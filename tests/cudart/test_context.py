@@ -58,7 +58,7 @@ def ctx(capsys):
 
 def _launch(ctx, ptr: int, k: int, threads: int) -> int:
     params = struct.pack("<QI", ptr, k) + b"\0" * 4
-    return ctx.handle("__launch", (HOST_FUN, 1, 1, 1, threads, 1, 1, 0, 0), params)[0]
+    return ctx.handle("__launch", (HOST_FUN, 1, 1, 1, threads, 1, 1, 0, 0, 0), params)[0]
 
 
 def test_copy_launch_copy_back(ctx):
@@ -89,7 +89,7 @@ def test_bad_pointers_and_unknown_calls_are_named(ctx, capsys):
     assert ctx.handle("cudaFree", (0x1234,), b"")[0] == ce.INVALID_DEVICE_POINTER
     assert ctx.handle("__read", (0x1234, 4), b"")[0] == ce.INVALID_VALUE
     assert ctx.handle("cudaGraphLaunch", (), b"")[0] == ce.NOT_SUPPORTED
-    assert ctx.handle("__launch", (0x999, 1, 1, 1, 1, 1, 1, 0, 0), b"")[0] == \
+    assert ctx.handle("__launch", (0x999, 1, 1, 1, 1, 1, 1, 0, 0, 0), b"")[0] == \
         ce.INVALID_DEVICE_FUNCTION
     err = capsys.readouterr().err
     assert "cudaFree(0x1234): not a pointer returned by cudaMalloc" in err
@@ -179,7 +179,7 @@ def test_launch_reply_carries_device_printf_text(capfd):
     fid = c.handle("__register_fatbin", (1,), fatbin([(1, 80, 0x11, PRINTF_PTX.encode(),
                                                        0)]))[1][0]
     c.handle("__register_function", (fid, HOST_FUN), b"say")
-    status, ints, blob = c.handle("__launch", (HOST_FUN, 1, 1, 1, 3, 1, 1, 0, 0), b"")
+    status, ints, blob = c.handle("__launch", (HOST_FUN, 1, 1, 1, 3, 1, 1, 0, 0, 0), b"")
     assert (status, ints) == (0, [])
     assert blob == b"tid 0 7\ntid 1 7\ntid 2 7\n"
     assert capfd.readouterr().out == ""

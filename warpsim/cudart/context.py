@@ -31,6 +31,7 @@ from warpsim.cudart.handlers import HANDLERS, api
 from warpsim.cudart.resources import ResourcesMixin
 from warpsim.errors import (
     BarrierDeadlockError,
+    DeviceTrapError,
     LaunchError,
     MemoryAccessError,
     UnsupportedPTXError,
@@ -88,6 +89,8 @@ def _cuda_error(err: WarpsimError) -> ce.CudaError:
         return ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True)
     if isinstance(err, UnsupportedPTXError):  # the kernel did not run: later results are wrong
         return ce.CudaError(ce.INVALID_PTX, err.message, sticky=True)
+    if isinstance(err, DeviceTrapError):
+        return ce.CudaError(ce.LAUNCH_FAILURE, err.message, sticky=True)
     if isinstance(err, DeviceAssertError):
         return ce.CudaError(ce.ASSERT, err.message, sticky=True)
     if isinstance(err, StepLimitError | LaunchTimeoutError | SpinError):  # stopped mid-run
@@ -248,14 +251,17 @@ class CudaContext(ResourcesMixin):
 
     @api("__launch")
     def _launch(self, ints: tuple[int, ...], blob: bytes) -> Reply:
-        func, gx, gy, gz, bx, by, bz, shmem, _stream = ints
+        func, gx, gy, gz, bx, by, bz, shmem, _stream, coop = ints
         kernel = self.kernel(func)
+        if coop:
+            self._check_coresident(func, (gx, gy, gz), bx * by * bz, int(shmem))
         args = self._unpack(kernel, blob)
         pending = _Launch(kernel.name, (gx, gy, gz), (bx, by, bz), int(shmem))
         self._pending = pending
         start = time.perf_counter()
         try:
-            kernel.configure((gx, gy, gz), (bx, by, bz), shared_mem=int(shmem))(*args)
+            kernel.configure((gx, gy, gz), (bx, by, bz), shared_mem=int(shmem),
+                             cooperative=bool(coop))(*args)
         except (MemoryAccessError, BarrierDeadlockError, UnsupportedPTXError,
                 LaunchError) as err:
             if pending not in self.launches:  # stopped before its result: recorded as a fault
@@ -272,6 +278,20 @@ class CudaContext(ResourcesMixin):
         # the next synchronisation point (shim.c, ws_printf_flush)
         text = getattr(self.device.last_launch, "printf_output", "")
         return (0, [], text.encode()) if text else _OK
+
+    def _check_coresident(self, func: int, grid: tuple[int, int, int], threads: int,
+                          shmem: int) -> None:
+        """A cooperative grid must fit on the GPU at once (``cudaLaunchCooperativeKernel``:
+        ``cudaErrorCooperativeLaunchTooLarge``): at most the SM count times the blocks per
+        SM that ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` reports."""
+        per_sm = self._occupancy((func, threads, shmem), b"")[1][0]
+        limit = per_sm * self.sm_resources()["sms"]
+        blocks = grid[0] * grid[1] * grid[2]
+        if blocks > limit:
+            raise ce.CudaError(ce.COOPERATIVE_LAUNCH_TOO_LARGE,
+                               f"a cooperative launch of {blocks} blocks; at most {limit} "
+                               f"({per_sm} per SM x {self.sm_resources()['sms']} SMs) are "
+                               "resident at once")
 
     def _completed(self, launch: _Launch) -> None:
         if self.on_launch is not None and launch in self.launches:

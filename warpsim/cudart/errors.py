@@ -26,6 +26,7 @@ ILLEGAL_ADDRESS = 700
 LAUNCH_TIMEOUT = 702
 ASSERT = 710
 LAUNCH_FAILURE = 719
+COOPERATIVE_LAUNCH_TOO_LARGE = 720
 NOT_SUPPORTED = 801
 
 NO_STICKY = frozenset({"__register_fatbin", "__register_function", "__register_var",

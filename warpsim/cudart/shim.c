@@ -405,20 +405,21 @@ static cudaError_t ws_capture_host(cudaStream_t s, cudaHostFn_t fn, cudaStreamCa
 /* Run a launch whose parameter buffer is packed already (a launch, or a graph's kernel). */
 static cudaError_t ws_launch_params(const void *func, dim3 g, dim3 b,
                                     const unsigned char *buf, uint64_t nbytes, size_t shmem,
-                                    cudaStream_t stream) {
+                                    cudaStream_t stream, int coop) {
     ws_printf_flush();  /* a launch is a synchronisation point for earlier printf output */
     if (ws_any_managed) ws_managed_sync(1);  /* host writes to managed memory -> device */
     ws_reply r;
-    ws_call("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem, U(stream)), buf,
-            nbytes, &r);
+    ws_call("__launch", IN(U(func), g.x, g.y, g.z, b.x, b.y, b.z, shmem, U(stream), coop),
+            buf, nbytes, &r);
     if (r.status == cudaSuccess) ws_printf_keep(r.blob, r.blob_len);  /* device printf */
     free(r.blob);
     if (ws_any_managed) ws_managed_sync(0);  /* and the kernel's writes back */
     return ws_ret(r.status);
 }
 
+/* coop: a cooperative launch (all blocks resident, grid sync allowed) */
 static cudaError_t ws_launch(const void *func, dim3 g, dim3 b, void **args, size_t shmem,
-                             cudaStream_t stream) {
+                             cudaStream_t stream, int coop) {
     int status = 0;
     const ws_layout *l = ws_get_layout(func, &status);
     if (!l) return ws_ret(status);
@@ -426,14 +427,14 @@ static cudaError_t ws_launch(const void *func, dim3 g, dim3 b, void **args, size
     for (int i = 0; i < l->n; i++) memcpy(buf + l->off[i], args[i], l->size[i]);
     cudaError_t e = ws_is_capturing(stream)
         ? ws_ret(ws_capture_kernel(stream, func, g, b, buf, l->nbytes, shmem))
-        : ws_launch_params(func, g, b, buf, l->nbytes, shmem, stream);
+        : ws_launch_params(func, g, b, buf, l->nbytes, shmem, stream, coop);
     free(buf);
     return e;
 }
 
 WS_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                        void **args, size_t sharedMem, cudaStream_t stream) {
-    return ws_launch(func, gridDim, blockDim, args, sharedMem, stream);
+    return ws_launch(func, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 WS_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun) {
@@ -443,19 +444,23 @@ WS_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun) {
 
 WS_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream) {
-    return ws_launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream);
+    return ws_launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 WS_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                           void **args) {
+    int coop = 0;
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == cudaLaunchAttributeCooperative)
+            coop = config->attrs[i].val.cooperative != 0;
     return ws_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                     config->stream);
+                     config->stream, coop);
 }
 
 WS_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                                   dim3 blockDim, void **args, size_t sharedMem,
                                                   cudaStream_t stream) {
-    return ws_launch(func, gridDim, blockDim, args, sharedMem, stream);
+    return ws_launch(func, gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
 WS_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {

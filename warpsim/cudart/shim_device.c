@@ -315,6 +315,7 @@ static const struct { int code; const char *name, *text; } ws_errors[] = {
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {710, "cudaErrorAssert", "device-side assert triggered"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {801, "cudaErrorNotSupported", "operation not supported"},
     {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is "
                                                "capturing"},

@@ -302,7 +302,8 @@ WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
         cudaError_t e = cudaSuccess;
         switch (n->kind) {
         case WS_G_KERNEL:
-            e = ws_launch_params(n->func, n->g, n->b, n->params, n->nparams, n->shmem, stream);
+            e = ws_launch_params(n->func, n->g, n->b, n->params, n->nparams, n->shmem, stream,
+                                 0);
             break;
         case WS_G_COPY:
             e = cudaMemcpyAsync(n->dst, n->src, n->count, n->mkind, stream);

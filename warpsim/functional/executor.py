@@ -13,10 +13,9 @@ Assumptions:
       warp spinning on a flag another warp of the batch sets does not starve it; the group
       given the turn keeps it for as many branches even when it jumps past a waiting lower
       PC (a spinner at a lower PC would otherwise let it run one loop iteration per turn).
-      (A flag set
-      by a CTA of a later batch can never be seen: batches run one after another.) Every warp
-      executes each instruction for all its active lanes at once, so warp-synchronous code
-      behaves as on hardware.
+      (A flag set by a CTA of a later batch can never be seen: batches run one after another.)
+      Every warp executes each instruction for all its active lanes at once, so
+      warp-synchronous code behaves as on hardware.
   [A] A barrier completes when every non-finished warp of the CTA waits at it (or the thread
       count is reached), as in GPGPU-Sim (arrival is per warp). Live lanes of a waiting warp
       that did not arrive (a barrier in divergent code) are treated as exited when every path
@@ -37,8 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.errors import LaunchError
+from warpsim.errors import DeviceTrapError, LaunchError
 from warpsim.functional.barriers import BarrierUnit
+from warpsim.functional.grid_sync import HINT as GRID_SYNC_HINT
+from warpsim.functional.grid_sync import grid_workspace
 from warpsim.functional.loader import Kind
 from warpsim.functional.oob import OOBLog
 from warpsim.functional.program import ModuleImage, Program
@@ -118,8 +119,8 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
            batch_threads: int = DEFAULT_BATCH_THREADS,
            trace_sink: Callable[[TraceChunk], None] | None = None,
            shmem_banks: int = 32, shmem_bank_width_bytes: int = 4,
-           launch_timeout_s: float | None = None, oob_log: OOBLog | None = None
-           ) -> LaunchResult:
+           launch_timeout_s: float | None = None, oob_log: OOBLog | None = None,
+           cooperative: bool = False) -> LaunchResult:
     """Run kernel ``kernel`` of ``image`` functionally over the whole grid.
 
     ``params`` is the packed parameter buffer (little-endian, the PTX ``.param`` layout);
@@ -130,9 +131,9 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     ``shmem.bank_width_bytes``). A launch that repeats its state forever raises ``SpinError``,
     one running longer than ``launch_timeout_s`` wall seconds ``LaunchTimeoutError``
     (``functional/watchdog.py``). With ``oob_log`` a global access outside every allocation
-    but inside the heap proceeds and is recorded there (``functional/oob.py``). Raises
-    ``MemoryAccessError``, ``BarrierDeadlockError``,
-    ``StepLimitError`` or ``LaunchError``."""
+    but inside the heap proceeds and is recorded there (``functional/oob.py``). A
+    ``cooperative`` launch is one batch with a grid-sync workspace (``grid_sync.py``). Raises
+    ``MemoryAccessError``, ``BarrierDeadlockError``, ``StepLimitError`` or ``LaunchError``."""
     t0 = time.perf_counter()
     prog = image.program(kernel)
     g3 = _dim3(grid, "grid", prog.name)
@@ -159,26 +160,23 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     run.oob_log = oob_log
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
+    per_batch = n_ctas if cooperative else per_batch
     ltrace = LaunchTrace(prog.name, prog.opcodes, prog.lines, prog.n_values) if trace else None
     first = 0
     batch = 0
-    while first < n_ctas:
-        k = min(per_batch, n_ctas - first)
-        chunk = run.run_batch(first, k, batch, trace)
-        if chunk is not None and ltrace is not None:
-            if trace_sink is not None:
-                trace_sink(chunk)
-            else:
-                ltrace.chunks.append(chunk)
-        first += k
-        batch += 1
+    with grid_workspace(image.memory, cooperative) as run.grid_workspace:
+        while first < n_ctas:
+            k = min(per_batch, n_ctas - first)
+            chunk = run.run_batch(first, k, batch, trace)
+            if chunk is not None and ltrace is not None:
+                if trace_sink is not None:
+                    trace_sink(chunk)
+                else:
+                    ltrace.chunks.append(chunk)
+            first += k
+            batch += 1
     pw, pt = run.pc_warps[:n_pc - 1], run.pc_threads[:n_pc - 1]
-    opc: dict[str, int] = {}
-    opt: dict[str, int] = {}
-    for i, name in enumerate(prog.opcodes[:-1]):
-        if pw[i]:
-            opc[name] = opc.get(name, 0) + int(pw[i])
-            opt[name] = opt.get(name, 0) + int(pt[i])
+    opc, opt = prog.opcode_counts(pw, pt)
     return LaunchResult(
         kernel=prog.name, grid=g3, block=b3, thread_instructions=int(pt.sum()),
         warp_instructions=int(pw.sum()), opcode_counts=opc, opcode_thread_counts=opt,
@@ -196,6 +194,7 @@ class _Launch(BarrierUnit):
                  textures: Mapping[Any, TextureDesc], max_steps: int | None) -> None:
         self.prog = prog
         self.memory = image.memory
+        self.grid_workspace = 0
         self.grid = grid
         self.block = block
         self.params = params
@@ -277,6 +276,8 @@ class _Launch(BarrierUnit):
                 "%lanemask_gt": ~(((u32(1) << lane) - u32(1)) | (u32(1) << lane)),
                 "%dynamic_smem_size": self.dyn_shared, "%total_smem_size": self.shared_bytes,
                 "%aggr_smem_size": self.shared_bytes, "%nsmid": 1,
+                "%envreg1": self.grid_workspace >> 32,
+                "%envreg2": self.grid_workspace & 0xFFFFFFFF,
             }
             arrays = {}
             for name, rid in prog.special_regs.items():
@@ -410,8 +411,9 @@ class _Launch(BarrierUnit):
                     self._barrier(g, pc)
                 else:
                     inst = prog.insts[pc]
-                    raise LaunchError(prog.name, f"trap executed at line {inst.line}: "
-                                      f"{inst.text.strip()}")
+                    raise DeviceTrapError(prog.name, f"trap executed at line {inst.line}: "
+                                      f"{inst.text.strip()}", hint=GRID_SYNC_HINT if (
+                                          "%envreg1" in prog.special_regs) else "")
                 break
 
     def _count(self, g: Group, pc: int) -> None:

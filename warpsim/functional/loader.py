@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.errors import LaunchError, UnsupportedPTXError
+from warpsim.errors import DeviceTrapError, UnsupportedPTXError
 from warpsim.functional.program import ModuleImage, Program, SymbolInfo
 from warpsim.ptx.ir import TYPE_BITS, Function, Instruction, Module, Operand, OpKind, RegDecl
 
@@ -415,7 +415,7 @@ def _guarded_trap(inst: Instruction) -> Any:
     holds (an unguarded ``trap`` is ``Kind.TRAP``, handled by the executor)."""
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         if exm is not None and bool(np.any(exm)):
-            raise LaunchError(bs.prog.name, f"trap executed at line {inst.line}: "
+            raise DeviceTrapError(bs.prog.name, f"trap executed at line {inst.line}: "
                               f"{inst.text.strip()}")
     return run
 

@@ -88,6 +88,17 @@ class Program:
     reaches_barrier: np.ndarray = field(default_factory=lambda: np.zeros(0, np.bool_))
     """Per pc: some path from it executes a barrier before exiting (bool)."""
 
+    def opcode_counts(self, pc_warps: np.ndarray, pc_threads: np.ndarray
+                      ) -> tuple[dict[str, int], dict[str, int]]:
+        """(warp, thread) instruction counts per full opcode from per-pc counts."""
+        opc: dict[str, int] = {}
+        opt: dict[str, int] = {}
+        for i, name in enumerate(self.opcodes[:len(pc_warps)]):
+            if pc_warps[i]:
+                opc[name] = opc.get(name, 0) + int(pc_warps[i])
+                opt[name] = opt.get(name, 0) + int(pc_threads[i])
+        return opc, opt
+
 
 class ModuleImage:
     """A module loaded onto a device: its ``.global``/``.const`` variables live in ``memory``.

@@ -459,7 +459,8 @@ class Device(TimedDevice):
                       params=params, dynamic_shared_bytes=cfg.shared_bytes,
                       textures=textures, trace=trace, trace_sink=sink,
                       max_steps=self.max_steps, launch_timeout_s=self.launch_timeout_s,
-                      oob_log=self.oob_log, **self._shmem_banks())
+                      oob_log=self.oob_log, cooperative=cfg.cooperative,
+                      **self._shmem_banks())
 
     def _finish_launch(self, kernel: Kernel, cfg: LaunchConfig, result: Any) -> Any:
         """Record ``result`` as the last launch, echo the kernel's printf, tell observers."""

@@ -47,6 +47,9 @@ class LaunchConfig:
     """Threads per block (x, y, z)."""
     shared_bytes: int = 0
     """Dynamic shared memory per block, in bytes."""
+    cooperative: bool = False
+    """A cooperative launch (``cudaLaunchCooperativeKernel``): every block runs at once and
+    ``cooperative_groups::this_grid().sync()`` works (functional/executor.py)."""
 
     @property
     def threads_per_block(self) -> int:
@@ -302,7 +305,7 @@ class Kernel:
         return self.configure(grid, block, stream=stream, shared_mem=shared)
 
     def configure(self, grid: Any, block: Any, *, stream: Any = 0,
-                  shared_mem: int = 0) -> ConfiguredKernel:
+                  shared_mem: int = 0, cooperative: bool = False) -> ConfiguredKernel:
         """A launcher for this configuration (same as ``kernel[grid, block, stream, shared_mem]``).
 
         Parameters
@@ -313,13 +316,17 @@ class Kernel:
             ``0`` or ``None``: warpsim models a single stream.
         shared_mem
             Dynamic shared memory per block, in bytes (``extern __shared__`` arrays).
+        cooperative
+            Launch cooperatively (``cudaLaunchCooperativeKernel``): all blocks are resident
+            together, so the kernel may synchronise the whole grid
+            (``cooperative_groups::this_grid().sync()``).
         """
         if stream not in (0, None):
             raise LaunchError(self.name, f"stream {stream!r} is not supported",
                               hint="warpsim runs launches in order on one stream: pass 0")
         cfg = LaunchConfig(normalize_dims(grid, "grid", self.name),
                            normalize_dims(block, "block", self.name),
-                           self._check_shared_arg(shared_mem))
+                           self._check_shared_arg(shared_mem), bool(cooperative))
         return ConfiguredKernel(self, cfg)
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
@@ -436,7 +443,8 @@ class ConfiguredKernel:
         kernel = self.kernel
         cfg = self.config
         if shared_mem is not None:
-            cfg = LaunchConfig(cfg.grid, cfg.block, kernel._check_shared_arg(shared_mem))
+            cfg = LaunchConfig(cfg.grid, cfg.block, kernel._check_shared_arg(shared_mem),
+                               cfg.cooperative)
         kernel.check_config(cfg)
         device = kernel.module.device
         params = pack_arguments(kernel.function, args, device=device)
