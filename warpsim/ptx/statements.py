@@ -13,6 +13,7 @@ import re
 
 from warpsim.errors import PTXSyntaxError, UnsupportedPTXError
 from warpsim.ptx import decls
+from warpsim.ptx.call_targets import target_declaration
 from warpsim.ptx.ir import (
     SPECIAL_REGISTERS,
     TYPE_BITS,
@@ -217,7 +218,7 @@ class StatementParser:
                 elif texts[self.i + 1] == ":" and kinds[self.i + 1] == "P":
                     nxt = texts[self.i + 2]
                     if nxt in (".callprototype", ".branchtargets", ".calltargets"):
-                        self.target_declaration(fn, tok, nxt)
+                        target_declaration(self, fn, tok, nxt)
                         continue
                     if tok in labels:
                         raise self.err(f"label {tok!r} is defined twice")
@@ -423,58 +424,6 @@ class StatementParser:
         legal = OPCODES[opcode] or ()
         raise self.unsupported(f"modifier '.{bad}' is not valid for '{opcode}'", i,
                                f"valid modifiers: {', '.join(sorted(legal)) or '(none)'}")
-
-    def target_declaration(self, fn: Function, name: str, kind: str) -> None:
-        """``name: .callprototype ...;`` (kept as its parameter and result counts) or
-        ``name: .branchtargets/.calltargets L1, L2, ...;`` (kept as the label list); PTX ISA
-        §11.2 (``.callprototype``, ``.calltargets``, ``.branchtargets``)."""
-        if name in fn.labels or name in fn.target_lists or name in fn.call_prototypes:
-            raise self.err(f"label {name!r} is defined twice")
-        self.i += 3
-        texts = self.texts
-        if kind == ".callprototype":
-            rets = params = 0
-            if texts[self.i] == "(":
-                rets = self.count_prototype_params()
-            if texts[self.i] != "_":
-                raise self.err("expected '_' naming the prototype's function")
-            self.i += 1
-            if texts[self.i] == "(":
-                params = self.count_prototype_params()
-            while texts[self.i] == ".noreturn" or texts[self.i] == ".abi_preserve":
-                self.i += 1
-            fn.call_prototypes[name] = (rets, params)
-        else:
-            names: list[str] = []
-            while self.kinds[self.i] == "W":
-                names.append(texts[self.i])
-                self.i += 1
-                if texts[self.i] != ",":
-                    break
-                self.i += 1
-            if not names:
-                raise self.err(f"{kind} needs at least one name")
-            fn.target_lists[name] = tuple(names)
-        self.expect(";", kind)
-
-    def count_prototype_params(self) -> int:
-        """Skip a ``(.param ... _, ...)`` list and return how many parameters it names."""
-        self.expect("(", ".callprototype")
-        depth, n, seen = 1, 0, False
-        while depth:
-            tok, kind = self.texts[self.i], self.kinds[self.i]
-            if kind == "E":
-                raise self.err("missing ')' in a .callprototype")
-            if tok in ("(", "["):
-                depth += 1
-            elif tok in (")", "]"):
-                depth -= 1
-            elif tok == "," and depth == 1:
-                n += 1
-            elif tok == ".param" or tok == ".reg":
-                seen = True
-            self.i += 1
-        return n + 1 if seen else 0
 
     def call_operands(self, b: Body) -> tuple[tuple[Operand, ...], tuple[Operand, ...]]:
         """``[(ret, ...),] callee[, (arg, ...)][, prototype]``."""
