@@ -288,6 +288,14 @@ class ResourcesMixin:
         self.textures[tex.handle] = tex
         return (0, [tex.handle], b"")
 
+    @api("cudaCreateSurfaceObject")
+    def _create_surface(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        arr = self._array(ints[0])
+        data = arr.data.reshape(arr.data.shape[1:]) if arr.height == 1 else arr.data
+        surf = self.device.surface(data)
+        self.textures[surf.handle] = surf
+        return (0, [surf.handle], b"")
+
     @api("cudaDestroyTextureObject")
     def _destroy_texture(self, ints: tuple[int, ...], blob: bytes) -> Any:
         tex = self.textures.pop(ints[0], None)

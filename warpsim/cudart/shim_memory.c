@@ -466,6 +466,21 @@ WS_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
     return ws_simple("cudaDestroyTextureObject", IN(texObject), NULL, 0);
 }
 
+WS_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                              const struct cudaResourceDesc *res) {
+    if (res->resType != cudaResourceTypeArray)
+        return ws_ret(cudaErrorInvalidValue);  /* CUDA: surfaces are made over arrays */
+    ws_reply r;
+    ws_call("cudaCreateSurfaceObject", IN(U(res->res.array.array)), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *pSurfObject = r.v[0];
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+    return ws_simple("cudaDestroyTextureObject", IN(surfObject), NULL, 0);
+}
+
 /* ---------------------------------------------------------------- 3-D (slices of 2-D) */
 
 WS_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,

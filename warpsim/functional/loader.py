@@ -275,6 +275,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
     from warpsim.functional.printf import build_vprintf
+    from warpsim.functional.surfaces import build_surface
     from warpsim.functional.textures import build_tex
     from warpsim.functional.warp_ops import build_warp_op
     from warpsim.functional.wmma import build_wmma
@@ -359,6 +360,8 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_tex(inst, ctx)
         elif op == "wmma":
             runs[pc] = build_wmma(inst, ctx)
+        elif op in ("suld", "sust"):
+            runs[pc] = build_surface(inst, ctx)
         else:
             runs[pc] = build_alu(inst, ctx, fn2)
     val_regs: list[tuple[int, ...]] = []

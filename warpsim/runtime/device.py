@@ -395,6 +395,19 @@ class Device(TimedDevice):
             tex.desc = dataclasses.replace(tex.desc, pitch_bytes=int(pitch_bytes))
         return tex
 
+    def surface(self, ary: DeviceArray) -> Texture:
+        """A surface object (``cudaSurfaceObject_t``, read and written with
+        ``surf1Dread/surf1Dwrite``, ``surf2Dread/surf2Dwrite``; x counts bytes) over a
+        DeviceArray of shape ``(n,)`` (1-D) or ``(height, width[, c])`` (2-D), used in place;
+        release it with ``destroy_texture`` (``functional/surfaces.py``)."""
+        self._check_open("surface")
+        if not isinstance(ary, DeviceArray):
+            raise DeviceMemoryError("surface: a surface is device memory the kernel writes",
+                                    hint="pass a DeviceArray: gpu.surface(gpu.to_device(a))")
+        ary._check_usable("surface")
+        return self._make_texture(ary, 1 if len(ary.shape) == 1 else 2, False, "clamp",
+                                  "point", False, "element_type")
+
     def _check_pitch(self, ary: DeviceArray, pitch_bytes: int) -> None:
         """Raise DeviceMemoryError unless ``pitch_bytes`` rows of ``ary`` fit its allocation."""
         shape = ary.shape

@@ -123,7 +123,9 @@ def _mem_kind(inst: Any) -> int:
         op = "ld" if inst.mods[0] == "load" else "st"
     if _is_async_copy(inst):
         return tc.MK_LD_GLOBAL
-    if op in ("tex", "tld4", "txq", "suld", "sust"):
+    if op == "sust":  # a surface store writes through L1/L2 like a global store
+        return tc.MK_ST_GLOBAL
+    if op in ("tex", "tld4", "txq", "suld"):
         return tc.MK_LD_TEX
     if op in ("prefetch", "prefetchu"):
         return tc.MK_NONE
