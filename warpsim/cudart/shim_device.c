@@ -314,6 +314,10 @@ static const struct { int code; const char *name, *text; } ws_errors[] = {
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {710, "cudaErrorAssert", "device-side assert triggered"},
+    {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is "
+                                                  "already mapped"},
+    {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered "
+                                              "memory region"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {801, "cudaErrorNotSupported", "operation not supported"},

@@ -2,7 +2,8 @@
  *
  * cudaMallocManaged memory is mapped in the host at the very address the simulated heap gives
  * it (page-aligned), so one pointer works on both sides; a __managed__ variable gets a host
- * buffer that nvcc's host code reaches through the pointer it registered. The host copy is
+ * buffer that nvcc's host code reaches through the pointer it registered; cudaHostRegister'ed
+ * host memory gets a device copy that cudaHostGetDevicePointer names. The host copy is
  * the current one between launches: every launch sends all managed bytes to the device first
  * and reads them back afterwards; copies and memsets on managed memory act on the host copy.
  */
@@ -11,6 +12,7 @@ typedef struct ws_managed {
     uint64_t host, dev, size;   /* dev == 0: a __managed__ variable not yet resolved */
     uint64_t fatbin;            /* __managed__ variables: the fat binary's id */
     int is_var;
+    int is_reg;                 /* cudaHostRegister'ed host memory with a device copy at dev */
     struct ws_managed *next;
 } ws_managed;
 
@@ -111,7 +113,7 @@ static int ws_free_managed(void *ptr) {
     ws_managed *found = NULL;
     pthread_mutex_lock(&ws_mlock);
     for (ws_managed **pm = &ws_managed_list; *pm; pm = &(*pm)->next)
-        if (!(*pm)->is_var && (*pm)->host == U(ptr)) {
+        if (!(*pm)->is_var && !(*pm)->is_reg && (*pm)->host == U(ptr)) {
             found = *pm;
             *pm = found->next;
             break;

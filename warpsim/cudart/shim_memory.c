@@ -59,21 +59,59 @@ WS_EXPORT cudaError_t cudaFreeHost(void *ptr) {
 
 WS_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
     (void)flags;
+    uint64_t a = U(pHost), dev = 0;
+    pthread_mutex_lock(&ws_mlock);
+    for (ws_managed *m = ws_managed_list; m; m = m->next)
+        if (m->is_reg && a >= m->host && a < m->host + m->size) { dev = m->dev + (a - m->host); break; }
+    pthread_mutex_unlock(&ws_mlock);
+    if (dev) {
+        *pDevice = (void *)(uintptr_t)dev;
+        return cudaSuccess;
+    }
     if (ws_any_managed && ws_is_managed(pHost, 1)) {
         *pDevice = pHost;
         return cudaSuccess;
     }
-    fprintf(stderr, "warpsim: cudaHostGetDevicePointer: only memory from cudaHostAlloc("
-            "cudaHostAllocMapped) is mapped (cudaHostRegister'ed memory is not supported)\n");
+    fprintf(stderr, "warpsim: cudaHostGetDevicePointer: %p is neither cudaHostAlloc(Mapped) nor "
+            "cudaHostRegister'ed memory\n", pHost);
     return ws_ret(cudaErrorInvalidValue);
 }
 
+/* Registered host memory gets a device copy: kernels reach it through the pointer
+ * cudaHostGetDevicePointer gives (canUseHostPointerForRegisteredMem is 0); like managed memory
+ * it is sent to the device before each launch and read back after it. */
 WS_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
-    (void)ptr; (void)size; (void)flags;
+    (void)flags;
+    if (!ptr || !size) return ws_ret(cudaErrorInvalidValue);
+    if (ws_any_managed && ws_is_managed(ptr, 1)) return ws_ret(cudaErrorHostMemoryAlreadyRegistered);
+    void *dev = NULL;
+    cudaError_t e = cudaMalloc(&dev, size);
+    if (e != cudaSuccess) return e;
+    ws_managed *m = calloc(1, sizeof *m);
+    m->host = U(ptr); m->dev = U(dev); m->size = size; m->is_reg = 1;
+    pthread_mutex_lock(&ws_mlock);
+    m->next = ws_managed_list;
+    ws_managed_list = m;
+    ws_any_managed = 1;
+    pthread_mutex_unlock(&ws_mlock);
     return cudaSuccess;
 }
 
-WS_EXPORT cudaError_t cudaHostUnregister(void *ptr) { (void)ptr; return cudaSuccess; }
+WS_EXPORT cudaError_t cudaHostUnregister(void *ptr) {
+    ws_managed *found = NULL;
+    pthread_mutex_lock(&ws_mlock);
+    for (ws_managed **pm = &ws_managed_list; *pm; pm = &(*pm)->next)
+        if ((*pm)->is_reg && (*pm)->host == U(ptr)) {
+            found = *pm;
+            *pm = found->next;
+            break;
+        }
+    pthread_mutex_unlock(&ws_mlock);
+    if (!found) return ws_ret(cudaErrorHostMemoryNotRegistered);
+    cudaFree((void *)(uintptr_t)found->dev);
+    free(found);
+    return cudaSuccess;
+}
 
 WS_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
     ws_reply r;
