@@ -15,7 +15,7 @@ import pytest
 from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
 PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf",
-                 "attributes", "graphs", "grid_sync", "surfaces", "host_register")
+                 "attributes", "graphs", "grid_sync", "surfaces", "host_register", "pools")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)

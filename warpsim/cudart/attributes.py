@@ -165,6 +165,7 @@ def attribute_values(device: Any, sm: dict[str, int]) -> dict[int, int]:
         "AsyncEngineCount": 1,           # simulated time, as with a free copy engine
         "HostRegisterSupported": 1,      # cudaHostRegister pins (a no-op); not mapped
         "CooperativeLaunch": 1,          # cudaLaunchCooperativeKernel, grid sync
+        "MemoryPoolsSupported": 1,       # cudaMallocAsync, cudaMemPool* (shim_pool.c)
         "GlobalL1CacheSupported": 1, "LocalL1CacheSupported": 1,
         "MemSyncDomainCount": 1,         # sm_80 has one domain
         "LocalityDomainCount": 1, "LocalityDomainMultiprocessorCount": sm["sms"],

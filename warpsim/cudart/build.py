@@ -32,7 +32,8 @@ SONAMES = ("libcudart.so.13", "libcudart.so.12")
 """The library names built: nvcc 13 and nvcc 12 programs."""
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = ("shim.c", "shim_managed.c", "shim_memory.c", "shim_device.c", "shim_graph.c")
+_SOURCES = ("shim.c", "shim_managed.c", "shim_memory.c", "shim_pool.c", "shim_device.c",
+            "shim_graph.c")
 _CUDA_PIP = "pip install nvidia-cuda-runtime (installed with nvidia-cuda-nvcc)"
 
 

@@ -474,5 +474,6 @@ WS_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const voi
 
 #include "shim_managed.c"
 #include "shim_memory.c"
+#include "shim_pool.c"
 #include "shim_device.c"
 #include "shim_graph.c"

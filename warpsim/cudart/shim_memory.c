@@ -15,20 +15,10 @@ WS_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) {
     return ws_ret(r.status);
 }
 
-WS_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
-    (void)stream;
-    return cudaMalloc(devPtr, size);
-}
-
 WS_EXPORT cudaError_t cudaFree(void *devPtr) {
     if (!devPtr) return cudaSuccess;
     if (ws_any_managed) ws_free_managed(devPtr);
     return ws_simple("cudaFree", IN(U(devPtr)), NULL, 0);
-}
-
-WS_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
-    (void)stream;
-    return cudaFree(devPtr);
 }
 
 WS_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
