@@ -27,7 +27,7 @@ import numpy as np
 from warpsim.functional.access import BAD_ALIGN
 from warpsim.functional.ldst import lanes_of
 from warpsim.functional.memops import access_fault
-from warpsim.functional.trace import mem_lines
+from warpsim.functional.textures import trace_lines, write_lanes
 from warpsim.ptx.ir import Instruction, OpKind
 
 __all__ = ["build_surface"]
@@ -119,20 +119,7 @@ def build_surface(inst: Instruction, ctx: Any) -> Any:
                     v = bs.regs[vregs[j]][tsel][pos].astype(udt)
                     view[(el + j)[ok]] = v[ok]
         if load:
-            for j, r in enumerate(vregs):
-                if r < 0:
-                    continue
-                v = out[j].astype(bs.regs[r].dtype)
-                if whole:
-                    bs.regs[r] = v
-                else:
-                    bs.regs[r][tsel] = v
+            write_lanes(bs, vregs, out, tsel, whole)
         if bs.tracer is not None:
-            nw = seg.size - 1
-            s = np.zeros(nw, np.int64)
-            ln = np.zeros(nw, np.int64)
-            buf = np.empty(n, np.uint64)
-            k = mem_lines(addrs, seg, 32, 128, s, ln, buf)
-            bs.tracer.memory(bs.tracer.n_rec, s.astype(np.uint8), ln.astype(np.uint8),
-                             np.zeros(nw, np.uint8), buf[:k])
+            trace_lines(bs, addrs, seg)
     return run

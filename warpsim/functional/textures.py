@@ -24,7 +24,7 @@ from warpsim.functional.ldst import lanes_of
 from warpsim.functional.trace import mem_lines
 from warpsim.ptx.ir import Instruction, OpKind
 
-__all__ = ["TextureDesc", "TextureFetcher", "build_tex"]
+__all__ = ["TextureDesc", "TextureFetcher", "build_tex", "trace_lines", "write_lanes"]
 
 _DT = {"f32": np.float32, "s32": np.int32, "u32": np.uint32, "s16": np.int16,
        "u16": np.uint16, "s8": np.int8, "u8": np.uint8, "f16": np.float16}
@@ -152,23 +152,34 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
             vals, addrs = _sample(f, geom, ctype, cs, rtype)
             out[pos, :vals.shape[1]] = vals
             tex_addr[pos] = addrs
-        for j, r in enumerate(dregs[:4]):
-            if r < 0:
-                continue
-            v = out[:, j].astype(bs.regs[r].dtype)
-            if whole:
-                bs.regs[r] = v
-            else:
-                bs.regs[r][tsel] = v
+        write_lanes(bs, dregs[:4], [out[:, j] for j in range(min(4, len(dregs)))], tsel, whole)
         if bs.tracer is not None:
-            nw = seg.size - 1
-            s = np.zeros(nw, np.int64)
-            ln = np.zeros(nw, np.int64)
-            buf = np.empty(n, np.uint64)
-            k = mem_lines(tex_addr, seg, 32, 128, s, ln, buf)
-            bs.tracer.memory(bs.tracer.n_rec, s.astype(np.uint8), ln.astype(np.uint8),
-                             np.zeros(nw, np.uint8), buf[:k])
+            trace_lines(bs, tex_addr, seg)
     return run
+
+
+def write_lanes(bs: Any, regs: list[int], values: list[np.ndarray], tsel: Any,
+                whole: bool) -> None:
+    """Set register ``regs[j]`` (skipping -1) to ``values[j]`` on the executing lanes."""
+    for r, v in zip(regs, values, strict=False):
+        if r < 0:
+            continue
+        v = v.astype(bs.regs[r].dtype)
+        if whole:
+            bs.regs[r] = v
+        else:
+            bs.regs[r][tsel] = v
+
+
+def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:
+    """The trace's memory annotation (sectors, lines) of one access per lane at ``addrs``."""
+    nw = seg.size - 1
+    s = np.zeros(nw, np.int64)
+    ln = np.zeros(nw, np.int64)
+    buf = np.empty(addrs.size, np.uint64)
+    k = mem_lines(addrs, seg, 32, 128, s, ln, buf)
+    bs.tracer.memory(bs.tracer.n_rec, s.astype(np.uint8), ln.astype(np.uint8),
+                     np.zeros(nw, np.uint8), buf[:k])
 
 
 def _sample(f: TextureFetcher, geom: str, ctype: str, cs: list[np.ndarray],

@@ -41,18 +41,19 @@ import itertools
 from warpsim.errors import UnsupportedPTXError
 from warpsim.ptx.ir import Function, Instruction, Module, Operand, OpKind, RegDecl
 
-__all__ = ["address_taken", "lower_indirect"]
+__all__ = ["address_taken", "lower_indirect", "symbols_in"]
 
 
-def _symbols(ops: tuple[Operand, ...]) -> list[str]:
+def symbols_in(ops: tuple[Operand, ...]) -> list[str]:
+    """Names of the SYMBOL operands in ``ops`` (vectors and address bases included)."""
     out: list[str] = []
     for op in ops:
         if op.kind is OpKind.SYMBOL:
             out.append(op.name)
         elif op.kind is OpKind.VECTOR:
-            out.extend(_symbols(op.elems))
+            out.extend(symbols_in(op.elems))
         elif op.kind is OpKind.ADDRESS and op.base is not None:
-            out.extend(_symbols((op.base,)))
+            out.extend(symbols_in((op.base,)))
     return out
 
 
@@ -72,7 +73,7 @@ def address_taken(module: Module) -> tuple[str, ...]:
     for fn in funcs.values():
         for inst in fn.instructions:
             srcs = inst.srcs[1:] if inst.opcode == "call" else inst.srcs
-            for name in _symbols(srcs):
+            for name in symbols_in(srcs):
                 note(name)
     return tuple(seen)
 

@@ -27,7 +27,7 @@ import dataclasses
 import itertools
 
 from warpsim.errors import UnsupportedPTXError
-from warpsim.ptx.indirect import lower_indirect
+from warpsim.ptx.indirect import lower_indirect, symbols_in
 from warpsim.ptx.ir import Function, Instruction, Module, Operand, OpKind, RegDecl
 
 __all__ = ["inline_calls"]
@@ -52,17 +52,6 @@ def _rename(op: Operand, offset: int, symbols: dict[str, str]) -> Operand:
         return dataclasses.replace(op, elems=tuple(_rename(e, offset, symbols)
                                                    for e in op.elems))
     return op
-
-
-def _symbol_names(ops: tuple[Operand, ...]) -> list[str]:
-    """Names of the SYMBOL operands in ``ops``, vectors flattened."""
-    out: list[str] = []
-    for op in ops:
-        if op.kind is OpKind.SYMBOL:
-            out.append(op.name)
-        elif op.kind is OpKind.VECTOR:
-            out.extend(_symbol_names(op.elems))
-    return out
 
 
 def _callee(module: Module, inst: Instruction) -> Function | None:
@@ -123,8 +112,8 @@ class _Inliner:
                 regs.append(new)
                 reg_ids[new.name] = new.id
             symbols: dict[str, str] = {}
-            args = _symbol_names(inst.srcs[1:])
-            rets = _symbol_names(inst.dsts)
+            args = symbols_in(inst.srcs[1:])
+            rets = symbols_in(inst.dsts)
             for p, a in zip(body.params, args, strict=False):
                 symbols[p.name] = a
             for p, a in zip(body.ret_params, rets, strict=False):
