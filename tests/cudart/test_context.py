@@ -183,3 +183,24 @@ def test_launch_reply_carries_device_printf_text(capfd):
     assert (status, ints) == (0, [])
     assert blob == b"tid 0 7\ntid 1 7\ntid 2 7\n"
     assert capfd.readouterr().out == ""
+
+
+def test_dynamic_shared_memory_above_48k_needs_the_opt_in():
+    """A100-like functional device: 164 KiB per SM, 48 KiB per block by default; a kernel may
+    use up to the opt-in limit once cudaFuncSetAttribute(MaxDynamicSharedMemorySize) raised
+    its own limit (CUDA's rule; sharedMemPerBlockOptin = 167936 here)."""
+    import warpsim
+
+    c = CudaContext(warpsim.Device(max_shared_per_block_bytes=167936), program="test")
+    _, (fid,), _ = c.handle("__register_fatbin", (1,), fatbin([(1, 80, 0x11, PTX.encode(),
+                                                                0)]))
+    c.handle("__register_function", (fid, HOST_FUN), b"add_k")
+    _, (ptr,), _ = c.handle("cudaMalloc", (64,), b"")
+    params = struct.pack("<QI", ptr, 0) + b"\0" * 4
+    launch = (HOST_FUN, 1, 1, 1, 16, 1, 1, 65536, 0, 0)
+    assert c.handle("__launch", launch, params)[0] == ce.INVALID_VALUE
+    assert c.handle("cudaFuncGetAttributes", (HOST_FUN,), b"")[1][7] == 49152
+    assert c.handle("cudaFuncSetAttribute", (HOST_FUN, 8, 167937), b"")[0] == ce.INVALID_VALUE
+    assert c.handle("cudaFuncSetAttribute", (HOST_FUN, 8, 65536), b"")[0] == 0
+    assert c.handle("cudaFuncGetAttributes", (HOST_FUN,), b"")[1][7] == 65536
+    assert c.handle("__launch", launch, params)[0] == 0

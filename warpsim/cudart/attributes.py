@@ -23,7 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ATTRIBUTES", "CUDA12_NAMES", "UNKNOWN", "attribute_values"]
+__all__ = ["ATTRIBUTES", "CUDA12_NAMES", "DEFAULT_SHARED_PER_BLOCK", "UNKNOWN",
+           "attribute_values"]
+
+DEFAULT_SHARED_PER_BLOCK = 48 * 1024
+"""Shared memory a block may use without opting in (``sharedMemPerBlock``); more, up to
+``sharedMemPerBlockOptin``, after ``cudaFuncSetAttribute(MaxDynamicSharedMemorySize)``."""
 
 ATTRIBUTES: dict[str, int] = {
     "MaxThreadsPerBlock": 1, "MaxBlockDimX": 2, "MaxBlockDimY": 3, "MaxBlockDimZ": 4,
@@ -134,7 +139,8 @@ def attribute_values(device: Any, sm: dict[str, int]) -> dict[int, int]:
     if cfg is not None:
         threads_per_block = min(threads_per_block, cfg.sm.n_max_threads_per_cta)
         regs_per_block = min(regs_per_block, cfg.sm.n_max_regs_per_cta)
-    shared_per_block = min(d.max_shared_per_block_bytes, sm["shmem"])
+    optin = min(d.max_shared_per_block_bytes, sm["shmem"])
+    shared_per_block = min(DEFAULT_SHARED_PER_BLOCK, optin)
     values: dict[str, int] = dict.fromkeys(ATTRIBUTES, 0)
     values.update(_SM80_TEXTURES)
     values.update({
@@ -145,7 +151,7 @@ def attribute_values(device: Any, sm: dict[str, int]) -> dict[int, int]:
         "MaxGridDimX": d.max_grid_dims[0], "MaxGridDimY": d.max_grid_dims[1],
         "MaxGridDimZ": d.max_grid_dims[2],
         "MaxSharedMemoryPerBlock": shared_per_block,
-        "MaxSharedMemoryPerBlockOptin": shared_per_block,  # launches above it are refused
+        "MaxSharedMemoryPerBlockOptin": optin,  # cudaFuncSetAttribute raises a kernel to it
         "TotalConstantMemory": 65536, "WarpSize": 32, "MaxPitch": (1 << 31) - 1,
         "MaxRegistersPerBlock": regs_per_block, "ClockRate": sm["clock_khz"],
         "TextureAlignment": 512, "TexturePitchAlignment": 32, "SurfaceAlignment": 512,

@@ -126,6 +126,8 @@ class CudaContext(ResourcesMixin):
         """cudaMallocManaged: page-aligned address -> the allocation holding it."""
         self.arrays: dict[int, Any] = {}
         self.textures: dict[int, Any] = {}
+        self.func_max_dynamic: dict[int, int] = {}
+        """cudaFuncAttributeMaxDynamicSharedMemorySize set per kernel (resources.py)."""
         self.events: dict[int, tuple[int, float]] = {}
         self.launches: list[_Launch] = []
         self.sim_cycles = 0
@@ -253,6 +255,11 @@ class CudaContext(ResourcesMixin):
     def _launch(self, ints: tuple[int, ...], blob: bytes) -> Reply:
         func, gx, gy, gz, bx, by, bz, shmem, _stream, coop = ints
         kernel = self.kernel(func)
+        if shmem > self.max_dynamic_shared(func):
+            raise ce.CudaError(ce.INVALID_VALUE, f"{kernel.name}: {shmem} bytes of dynamic "
+                               f"shared memory, above its limit of "
+                               f"{self.max_dynamic_shared(func)}: raise it with cudaFuncSetAttri"
+                               "bute(cudaFuncAttributeMaxDynamicSharedMemorySize) first")
         if coop:
             self._check_coresident(func, (gx, gy, gz), bx * by * bz, int(shmem))
         args = self._unpack(kernel, blob)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.cudart import errors as ce
-from warpsim.cudart.attributes import UNKNOWN, attribute_values
+from warpsim.cudart.attributes import DEFAULT_SHARED_PER_BLOCK, UNKNOWN, attribute_values
 from warpsim.cudart.handlers import api
 from warpsim.errors import WarpsimError
 from warpsim.runtime import DeviceMemoryError
@@ -365,7 +365,31 @@ class ResourcesMixin:
         arch = int(self.device.arch.removeprefix("sm_").rstrip("af"))
         return (0, [static, 0, local, max_threads, self._regs(kernel),
                     _virtual_arch(kernel.module.ir.target, arch), arch,
-                    self.device.max_shared_per_block_bytes - static], b"")
+                    self.max_dynamic_shared(ints[0])], b"")
+
+    def max_dynamic_shared(self, func: int) -> int:
+        """``cudaFuncAttributeMaxDynamicSharedMemorySize`` of a kernel: what
+        ``cudaFuncSetAttribute`` set, else the default 48 KiB per block less its static
+        shared memory (at most the device's opt-in limit)."""
+        kernel = self.kernel(func)  # type: ignore[attr-defined]
+        default = min(DEFAULT_SHARED_PER_BLOCK, self.device.max_shared_per_block_bytes)
+        return self.func_max_dynamic.get(func, default - kernel.static_shared_bytes)
+
+    @api("cudaFuncSetAttribute")
+    def _func_set_attribute(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        func, attr, value = ints[0], int(ints[1]), int(ints[2])
+        kernel = self.kernel(func)  # type: ignore[attr-defined]
+        if attr == 8:  # cudaFuncAttributeMaxDynamicSharedMemorySize
+            limit = self.device.max_shared_per_block_bytes - kernel.static_shared_bytes
+            if not 0 <= value <= limit:
+                raise ce.CudaError(ce.INVALID_VALUE, f"{kernel.name}: dynamic shared memory "
+                                   f"{value} bytes: the device allows at most {limit} "
+                                   "(sharedMemPerBlockOptin less the kernel's static shared)")
+            self.func_max_dynamic[func] = value
+        elif attr != 9:  # the carveout preference is a hint; clusters are not simulated
+            raise ce.CudaError(ce.INVALID_VALUE, f"cudaFuncSetAttribute: attribute {attr} "
+                               "(thread-block clusters) is not supported")
+        return _OK
 
     @api("cudaOccupancyMaxActiveBlocksPerMultiprocessor")
     def _occupancy(self, ints: tuple[int, ...], blob: bytes) -> Any:

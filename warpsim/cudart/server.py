@@ -94,14 +94,18 @@ class DeviceSpec:
 
     def make_device(self) -> Any:
         """A new ``warpsim.Device`` for one program."""
+        from warpsim.cudart.resources import _FUNCTIONAL_SM
         from warpsim.runtime import Device
 
         # device printf text travels to the program in the launch reply (context.py)
         common = {"printf_to_stdout": False, "launch_timeout_s": self.launch_timeout_s,
                   "oob": self.oob}
+        # the per-block limit is the opt-in one (all of an SM's shared memory); a kernel gets
+        # 48 KiB unless cudaFuncSetAttribute raises it (context.py)
         if not self.timed:
-            return Device(**common)
-        return Device(config=self.resolve(), **common)
+            return Device(max_shared_per_block_bytes=_FUNCTIONAL_SM["shmem"], **common)
+        cfg = self.resolve()
+        return Device(config=cfg, max_shared_per_block_bytes=cfg.shmem.size_bytes, **common)
 
 
 def report_oob(contexts: list[CudaContext]) -> None:

@@ -462,8 +462,8 @@ WS_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
 
 WS_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                            int value) {
-    (void)func; (void)attr; (void)value;
-    return cudaSuccess;
+    return ws_simple("cudaFuncSetAttribute", IN(U(func), (uint64_t)attr, (uint64_t)value), NULL,
+                     0);
 }
 
 WS_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
