@@ -15,7 +15,8 @@ import pytest
 from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
 PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf",
-                 "attributes", "graphs", "grid_sync", "surfaces", "host_register", "pools")
+                 "attributes", "graphs", "grid_sync", "surfaces", "host_register", "pools",
+                 "textures3d")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)

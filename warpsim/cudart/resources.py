@@ -64,6 +64,10 @@ class _CudaArray:
     channels: int
     width: int
     height: int
+    depth: int = 1
+    """Slices (3-D) or layers (layered); the data's shape is (depth, height, width[, c])
+    when the array was made by ``cudaMalloc3DArray``, else (height, width[, c])."""
+    layered: bool = False
 
     @property
     def row_bytes(self) -> int:
@@ -215,6 +219,23 @@ class ResourcesMixin:
 
     # -- arrays and textures -------------------------------------------------------------------
 
+    @api("cudaMalloc3DArray")
+    def _malloc_3d_array(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        x, y, z, w, f, width, height, depth, flags = ints
+        if flags & 4:  # cudaArrayCubemap
+            raise ce.CudaError(ce.NOT_SUPPORTED, "cudaMalloc3DArray: cubemap arrays are not "
+                               "supported (3-D and layered arrays are)")
+        layered = bool(flags & 1)
+        if not layered and depth == 0:  # a 1-D or 2-D array
+            return self._malloc_array((x, y, z, w, f, width, height), blob)
+        dtype, channels = _channel(x, y, z, w, f)
+        height, depth = max(int(height), 1), max(int(depth), 1)
+        shape = (depth, height, int(width)) + ((channels,) if channels > 1 else ())
+        data = self.device.device_array(shape, dtype)
+        self.arrays[data.device_ptr] = _CudaArray(data, dtype, channels, int(width), height,
+                                                  depth, layered)
+        return (0, [data.device_ptr], b"")
+
     @api("cudaMallocArray")
     def _malloc_array(self, ints: tuple[int, ...], blob: bytes) -> Any:
         x, y, z, w, f, width, height = ints
@@ -243,7 +264,7 @@ class ResourcesMixin:
     def _array_info(self, ints: tuple[int, ...], blob: bytes) -> Any:
         arr = self._array(ints[0])
         elem = arr.channels * np.dtype(arr.dtype).itemsize
-        return (0, [arr.data.device_ptr, arr.row_bytes, arr.height, elem], b"")
+        return (0, [arr.data.device_ptr, arr.row_bytes, arr.height, elem, arr.depth], b"")
 
     def _linear_view(self, ptr: int, nbytes: int, dtype: Any, shape: tuple[int, ...]) -> Any:
         """A typed DeviceArray view of ``nbytes`` at ``ptr`` inside a cudaMalloc allocation."""
@@ -264,7 +285,9 @@ class ResourcesMixin:
                 "read_mode": _READ.get(read, "element_type"), "normalized_coords": bool(norm)}
         if res_type == 0:  # cudaResourceTypeArray
             arr = self._array(ptr)
-            if arr.height == 1:
+            if arr.data.ndim >= 3 + (arr.channels > 1):  # from cudaMalloc3DArray
+                tex = self.device.texture_3d(arr.data, layered=arr.layered, **opts)
+            elif arr.height == 1:
                 tex = self.device.texture(arr.data.reshape(arr.data.shape[1:]), **opts)
             else:
                 tex = self.device.texture_2d(arr.data, **opts)
@@ -291,6 +314,9 @@ class ResourcesMixin:
     @api("cudaCreateSurfaceObject")
     def _create_surface(self, ints: tuple[int, ...], blob: bytes) -> Any:
         arr = self._array(ints[0])
+        if arr.data.ndim >= 3 + (arr.channels > 1):
+            raise ce.CudaError(ce.NOT_SUPPORTED, "cudaCreateSurfaceObject: 3-D and layered "
+                               "surfaces are not supported (1-D and 2-D arrays are)")
         data = arr.data.reshape(arr.data.shape[1:]) if arr.height == 1 else arr.data
         surf = self.device.surface(data)
         self.textures[surf.handle] = surf

@@ -379,21 +379,41 @@ WS_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChann
     return ws_ret(r.status);
 }
 
+WS_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                                        const struct cudaChannelFormatDesc *d,
+                                        struct cudaExtent extent, unsigned int flags) {
+    ws_reply r;
+    ws_call("cudaMalloc3DArray", IN((uint64_t)d->x, (uint64_t)d->y, (uint64_t)d->z,
+                                    (uint64_t)d->w, (uint64_t)d->f, extent.width, extent.height,
+                                    extent.depth, (uint64_t)flags),
+            NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *array = (cudaArray_t)(uintptr_t)r.v[0];
+    return ws_ret(r.status);
+}
+
 WS_EXPORT cudaError_t cudaFreeArray(cudaArray_t array) {
     if (!array) return cudaSuccess;
     return ws_simple("cudaFreeArray", IN(U(array)), NULL, 0);
 }
 
 /* (device address, bytes per row, rows) of a cudaArray, and its element size */
-static cudaError_t ws_array_info2(const void *array, uint64_t *addr, uint64_t *row,
-                                  uint64_t *rows, uint64_t *elem) {
+/* (device address, bytes per row, rows, element size, slices or layers) of a cudaArray */
+static cudaError_t ws_array_info3(const void *array, uint64_t *addr, uint64_t *row,
+                                  uint64_t *rows, uint64_t *elem, uint64_t *depth) {
     ws_reply r;
     ws_call("__array_info", IN(U(array)), NULL, 0, &r);
     free(r.blob);
     if (r.status == cudaSuccess) {
         *addr = r.v[0]; *row = r.v[1]; *rows = r.v[2]; *elem = r.v[3];
+        if (depth) *depth = r.v[4];
     }
     return ws_ret(r.status);
+}
+
+static cudaError_t ws_array_info2(const void *array, uint64_t *addr, uint64_t *row,
+                                  uint64_t *rows, uint64_t *elem) {
+    return ws_array_info3(array, addr, row, rows, elem, NULL);
 }
 
 static cudaError_t ws_array_info(const void *array, uint64_t *addr, uint64_t *row,
@@ -509,7 +529,8 @@ WS_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
     return ws_simple("cudaDestroyTextureObject", IN(surfObject), NULL, 0);
 }
 
-/* ---------------------------------------------------------------- 3-D (slices of 2-D) */
+/* ---------------------------------------------------------------- 3-D (slices of 2-D; 3-D and
+ * layered cudaArrays are slices of rows too) */
 
 WS_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
                                    struct cudaExtent extent) {
@@ -526,14 +547,14 @@ WS_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
 
 /* One side of a 3-D copy: first byte, row pitch, slice pitch. */
 static cudaError_t ws_side3d(cudaArray_const_t arr, struct cudaPitchedPtr ptr,
-                             struct cudaPos pos, size_t elem, char **base, size_t *pitch,
-                             size_t *slice) {
+                             struct cudaPos pos, size_t elem, size_t extent_depth, char **base,
+                             size_t *pitch, size_t *slice) {
     if (arr) {
-        uint64_t addr, row, rows, e;
-        cudaError_t st = ws_array_info2(arr, &addr, &row, &rows, &e);
+        uint64_t addr, row, rows, e, depth;
+        cudaError_t st = ws_array_info3(arr, &addr, &row, &rows, &e, &depth);
         if (st) return st;
-        if (pos.z != 0) return ws_ret(warpsim_unsupported("cudaMemcpy3D (3-D cudaArray)"));
-        *base = (char *)(uintptr_t)(addr + pos.y * row + pos.x * e);
+        if (pos.z + extent_depth > depth) return ws_ret(cudaErrorInvalidValue);
+        *base = (char *)(uintptr_t)(addr + pos.z * row * rows + pos.y * row + pos.x * e);
         *pitch = row;
         *slice = row * rows;
         return cudaSuccess;
@@ -555,12 +576,12 @@ WS_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
     }
     char *src, *dst;
     size_t spitch, dpitch, sslice, dslice;
-    cudaError_t st = ws_side3d(p->srcArray, p->srcPtr, p->srcPos, elem, &src, &spitch, &sslice);
+    size_t depth = p->extent.depth;
+    cudaError_t st = ws_side3d(p->srcArray, p->srcPtr, p->srcPos, elem, depth, &src, &spitch,
+                               &sslice);
     if (st) return st;
-    st = ws_side3d(p->dstArray, p->dstPtr, p->dstPos, elem, &dst, &dpitch, &dslice);
+    st = ws_side3d(p->dstArray, p->dstPtr, p->dstPos, elem, depth, &dst, &dpitch, &dslice);
     if (st) return st;
-    if (p->extent.depth > 1 && (p->srcArray || p->dstArray))
-        return ws_ret(warpsim_unsupported("cudaMemcpy3D (3-D cudaArray)"));
     for (size_t z = 0; z < p->extent.depth; z++) {
         st = ws_copy2d(dst + z * dslice, dpitch, src + z * sslice, spitch,
                        p->extent.width * elem, p->extent.height, p->kind);

@@ -1,4 +1,5 @@
-"""Texture fetches (``tex.1d``, ``tex.2d``) through a table of texture descriptors.
+"""Texture fetches (``tex.1d``, ``.2d``, ``.3d``, ``.a1d``, ``.a2d``) through a table of texture
+descriptors.
 
 Follows: PTX ISA §9.7.10.3 (``tex``: ``[handle, {coords}]``, 4-component results); CUDA
 texture semantics (``tex1Dfetch`` on linear memory with integer coordinates; ``tex2D`` on pitched
@@ -14,6 +15,7 @@ Assumptions:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +56,10 @@ class TextureDesc:
     """Coordinates in [0, 1) instead of texels."""
     normalized_read: bool = False
     """Integer texels read as floats scaled to [0, 1] / [-1, 1]."""
+    depth: int = 1
+    """Slices of a 3-D texture, or layers of a layered one (1 otherwise)."""
+    layered: bool = False
+    """A layered texture: ``depth`` layers of 1-D (``height`` 1) or 2-D images."""
 
     @property
     def texel_bytes(self) -> int:
@@ -62,6 +68,11 @@ class TextureDesc:
     @property
     def row_bytes(self) -> int:
         return self.pitch_bytes or self.width * self.texel_bytes
+
+    @property
+    def slice_bytes(self) -> int:
+        """Bytes between the slices of a 3-D texture or the layers of a layered one."""
+        return self.row_bytes * self.height
 
 
 def _coords(i: np.ndarray, n: int, mode: str) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +91,8 @@ class TextureFetcher:
 
     def __init__(self, desc: TextureDesc, memory: Any) -> None:
         self.d = desc
-        size = desc.row_bytes * (desc.height - 1) + desc.width * desc.texel_bytes
+        size = (desc.slice_bytes * (desc.depth - 1) + desc.row_bytes * (desc.height - 1)
+                + desc.width * desc.texel_bytes)
         if not memory.check_range(desc.address, size):
             raise LaunchError("<texture>", f"texture at {desc.address:#x} ({size} bytes) is not "
                               "inside a live allocation",
@@ -88,19 +100,29 @@ class TextureFetcher:
         self.mem = memory
         self.cdt = np.dtype(_DT[desc.dtype])
 
-    def texels(self, ix: np.ndarray, iy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Channel values [n, channels] of texels (ix, iy), and their byte addresses."""
+    def texels(self, idx: list[np.ndarray], layer: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Channel values [n, channels] of the texels at integer coordinates ``idx`` (x[, y[,
+        z]]) of layer ``layer`` (layered textures: clamped to the layers), and their byte
+        addresses."""
         d = self.d
-        x, bx = _coords(ix, d.width, d.address_mode)
-        y, by = _coords(iy, d.height, d.address_mode)
-        addr = (np.int64(d.address - self.mem.base) + y.astype(np.int64) * d.row_bytes
-                + x.astype(np.int64) * d.texel_bytes)
+        n = idx[0].size
+        border = np.zeros(n, np.bool_)
+        off = np.zeros(n, np.int64)
+        for k, (size, step) in enumerate(((d.width, d.texel_bytes), (d.height, d.row_bytes),
+                                          (d.depth, d.slice_bytes))[:len(idx)]):
+            i, b = _coords(idx[k], size, d.address_mode)
+            off += i.astype(np.int64) * step
+            border |= b
+        if layer is not None:
+            off += np.clip(layer, 0, d.depth - 1) * d.slice_bytes
+        addr = np.int64(d.address - self.mem.base) + off
         item = self.cdt.itemsize
         view = self.mem.view(self.cdt)
         el = addr // item
         out = np.stack([view[el + c] for c in range(d.channels)], axis=1)
-        if (bx | by).any():
-            out[bx | by] = 0
+        if border.any():
+            out[border] = 0
         return out, (addr + self.mem.base).astype(np.uint64)
 
     def as_float(self, v: np.ndarray) -> np.ndarray:
@@ -115,10 +137,12 @@ class TextureFetcher:
 def build_tex(inst: Instruction, ctx: Any) -> Any:
     """The closure of a ``tex.1d``/``tex.2d`` instruction."""
     if inst.opcode != "tex":
-        raise ctx.error(inst, f"{inst.opcode} (only tex.1d and tex.2d are supported)")
-    geom = next((m for m in inst.mods if m in ("1d", "2d", "3d", "a1d", "a2d", "cube")), "")
-    if geom not in ("1d", "2d"):
-        raise ctx.error(inst, f"texture geometry .{geom or '?'}")
+        raise ctx.error(inst, f"{inst.opcode} (only tex is supported)")
+    geom = next((m for m in inst.mods if m in ("1d", "2d", "3d", "a1d", "a2d", "cube",
+                                                "acube", "2dms", "a2dms")), "")
+    if geom not in _DIMS:
+        raise ctx.error(inst, f"texture geometry .{geom or '?'}",
+                        hint="1-D, 2-D, 3-D and layered 1-D/2-D textures are supported")
     if len(inst.types) != 2 or inst.types[0] not in ("f32", "s32", "u32"):
         raise ctx.error(inst, "texture result/coordinate types")
     rtype, ctype = inst.types
@@ -182,45 +206,41 @@ def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:
                      np.zeros(nw, np.uint8), buf[:k])
 
 
+_DIMS = {"1d": 1, "2d": 2, "3d": 3, "a1d": 1, "a2d": 2}
+"""Spatial coordinates of each texture geometry (``a*``: after the layer index)."""
+
+
 def _sample(f: TextureFetcher, geom: str, ctype: str, cs: list[np.ndarray],
             rtype: str) -> tuple[np.ndarray, np.ndarray]:
     d = f.d
+    nd = _DIMS[geom]
+    layer = cs[0].view(np.int32).astype(np.int64) if geom[0] == "a" else None
+    coords = cs[1:1 + nd] if layer is not None else cs[:nd]
     if ctype == "s32":
-        ix = cs[0].view(np.int32).astype(np.int64)
-        iy = cs[1].view(np.int32).astype(np.int64) if geom == "2d" else np.zeros_like(ix)
-        v, addr = f.texels(ix, iy)
+        v, addr = f.texels([c.view(np.int32).astype(np.int64) for c in coords], layer)
         return _result(f, v, rtype), addr
-    x = cs[0].view(np.float32).astype(np.float64)
-    y = cs[1].view(np.float32).astype(np.float64) if geom == "2d" else np.zeros_like(x)
+    xs = [c.view(np.float32).astype(np.float64) for c in coords]
     if d.normalized_coords:
-        x = x * d.width
-        y = y * d.height if geom == "2d" else y
+        xs = [x * size for x, size in zip(xs, (d.width, d.height, d.depth), strict=False)]
     if d.filter != "linear":
-        ix = np.floor(x).astype(np.int64)
-        iy = np.floor(y).astype(np.int64) if geom == "2d" else np.zeros_like(ix)
-        v, addr = f.texels(ix, iy)
+        v, addr = f.texels([np.floor(x).astype(np.int64) for x in xs], layer)
         return _result(f, v, rtype), addr
-    xb = x - 0.5
-    x0 = np.floor(xb)
-    ax = np.round((xb - x0) * 256.0) / 256.0
-    ix0 = x0.astype(np.int64)
-    if geom == "2d":
-        yb = y - 0.5
-        y0 = np.floor(yb)
-        ay = np.round((yb - y0) * 256.0) / 256.0
-        iy0 = y0.astype(np.int64)
-    else:
-        ay = np.zeros_like(ax)
-        iy0 = np.zeros_like(ix0)
-    acc = np.zeros((x.size, d.channels), np.float64)
+    base, frac = [], []
+    for x in xs:  # 9-bit fixed-point weights (8 fractional bits), as the hardware
+        b = x - 0.5
+        x0 = np.floor(b)
+        frac.append(np.round((b - x0) * 256.0) / 256.0)
+        base.append(x0.astype(np.int64))
+    acc = np.zeros((xs[0].size, d.channels), np.float64)
     addr0 = None
-    for dy, wy in ((0, 1.0 - ay), (1, ay)):
-        if geom != "2d" and dy:
-            continue
-        for dx, wx in ((0, 1.0 - ax), (1, ax)):
-            v, a = f.texels(ix0 + dx, iy0 + dy)
-            acc += f.as_float(v).astype(np.float64) * (wx * (wy if geom == "2d" else 1.0))[:, None]
-            addr0 = a if addr0 is None else addr0
+    for corner in itertools.product((0, 1), repeat=nd):  # (z, y, x): x varies fastest
+        step = corner[::-1]
+        w = frac[0] if step[0] else 1.0 - frac[0]
+        for k in range(1, nd):
+            w = w * (frac[k] if step[k] else 1.0 - frac[k])
+        v, a = f.texels([base[k] + step[k] for k in range(nd)], layer)
+        acc += f.as_float(v).astype(np.float64) * w[:, None]
+        addr0 = a if addr0 is None else addr0
     res = acc.astype(np.float32).view(np.uint32)
     return res, addr0  # type: ignore[return-value]
 

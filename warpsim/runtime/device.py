@@ -336,13 +336,14 @@ class Device(TimedDevice):
     # -- textures ------------------------------------------------------------------------------
 
     def _make_texture(self, array: DeviceArray, dims: int, owns: bool, address_mode: str,
-                      filter_mode: str, normalized_coords: bool, read_mode: str) -> Texture:
+                      filter_mode: str, normalized_coords: bool, read_mode: str,
+                      layered: bool = False) -> Texture:
         check_texture_request(array, dims, address_mode, filter_mode, read_mode)
         handle = self._next_texture_handle
         self._next_texture_handle += 1
         tex = Texture(self, handle, array, dims, address_mode=address_mode,
                       filter_mode=filter_mode, normalized_coords=bool(normalized_coords),
-                      read_mode=read_mode, owns_array=owns)
+                      read_mode=read_mode, owns_array=owns, layered=layered)
         self._textures[handle] = tex
         return tex
 
@@ -394,6 +395,25 @@ class Device(TimedDevice):
         if pitch_bytes is not None:
             tex.desc = dataclasses.replace(tex.desc, pitch_bytes=int(pitch_bytes))
         return tex
+
+    def texture_3d(self, ary: Any, *, layered: bool = False, address_mode: str = "clamp",
+                   filter_mode: str = "point", normalized_coords: bool = False,
+                   read_mode: str = "element_type") -> Texture:
+        """A 3-D texture (``tex3D``) over a ``(depth, height, width[, c])`` array, or with
+        ``layered`` one of ``depth`` layers (``tex2DLayered``; ``tex1DLayered`` when height
+        is 1). A host array is copied into memory the texture owns (a 3-D ``cudaArray``); a
+        DeviceArray is used in place. Options as for :meth:`texture_2d`."""
+        self._check_open("texture_3d")
+        owns = not isinstance(ary, DeviceArray)
+        array = self.to_device(ary) if owns else ary
+        array._check_usable("texture_3d")
+        try:
+            return self._make_texture(array, 3, owns, address_mode, filter_mode,
+                                      normalized_coords, read_mode, layered=layered)
+        except DeviceMemoryError:
+            if owns:
+                self.free(array)
+            raise
 
     def surface(self, ary: DeviceArray) -> Texture:
         """A surface object (``cudaSurfaceObject_t``, read and written with

@@ -41,9 +41,12 @@ class Texture:
     array : DeviceArray
         The texels.
     dims : int
-        1 (``tex1Dfetch`` over linear memory) or 2 (``tex2D``).
-    width, height : int
-        Texels per row and rows (``height`` is 1 for 1-D textures).
+        1 (``tex1Dfetch`` over linear memory), 2 (``tex2D``) or 3 (``tex3D``, or with
+        ``layered`` ``tex2DLayered``/``tex1DLayered``).
+    width, height, depth : int
+        Texels per row, rows (1 for 1-D textures), slices or layers (1 below 3-D).
+    layered : bool
+        ``depth`` layers of 2-D (or, with height 1, 1-D) images.
     channels : int
         Components per texel (1, 2 or 4).
     address_mode, filter_mode, read_mode : str
@@ -52,7 +55,7 @@ class Texture:
 
     def __init__(self, device: Device, handle: int, array: DeviceArray, dims: int, *,
                  address_mode: str, filter_mode: str, normalized_coords: bool, read_mode: str,
-                 owns_array: bool) -> None:
+                 owns_array: bool, layered: bool = False) -> None:
         self.device = device
         self.handle = handle
         self.array = array
@@ -61,7 +64,9 @@ class Texture:
         vector = len(shape) == dims + 1
         self.channels = int(shape[-1]) if vector else 1
         self.width = int(shape[dims - 1])
-        self.height = int(shape[0]) if dims == 2 else 1
+        self.height = int(shape[dims - 2]) if dims >= 2 else 1
+        self.depth = int(shape[0]) if dims == 3 else 1
+        self.layered = bool(layered)
         self.address_mode = address_mode
         self.filter_mode = filter_mode
         self.normalized_coords = normalized_coords
@@ -72,11 +77,13 @@ class Texture:
             address=array.device_ptr, width=self.width, height=self.height,
             channels=self.channels, dtype=_CHANNEL_FORMATS[array.dtype.type],
             filter=filter_mode, address_mode=address_mode,
-            normalized_coords=normalized_coords, normalized_read=read_mode == "normalized_float")
+            normalized_coords=normalized_coords, normalized_read=read_mode == "normalized_float",
+            depth=self.depth, layered=self.layered)
         """What the functional executor samples through (``launch(textures={handle: desc})``)."""
 
     def __repr__(self) -> str:
-        size = f"{self.width}" if self.dims == 1 else f"{self.width}x{self.height}"
+        size = "x".join(str(v) for v in (self.width, self.height, self.depth)[:self.dims])
+        size += " layered" if self.layered else ""
         return (f"<warpsim Texture handle={self.handle} {self.dims}-D {size} "
                 f"{self.array.dtype}x{self.channels} {self.filter_mode}/{self.address_mode}>")
 
@@ -108,7 +115,7 @@ class Texture:
 def check_texture_request(array: DeviceArray, dims: int, address_mode: str, filter_mode: str,
                           read_mode: str) -> None:
     """Raise DeviceMemoryError for a texture the model cannot build."""
-    fn = "texture" if dims == 1 else "texture_2d"
+    fn = {1: "texture", 2: "texture_2d", 3: "texture_3d"}[dims]
     if address_mode not in ADDRESS_MODES:
         raise DeviceMemoryError(f"{fn}: address_mode {address_mode!r} is not one of "
                                 f"{ADDRESS_MODES}")
@@ -125,7 +132,8 @@ def check_texture_request(array: DeviceArray, dims: int, address_mode: str, filt
     shape = array.shape
     ok = len(shape) == dims or (len(shape) == dims + 1 and shape[-1] in (1, 2, 4))
     if not ok or array.size == 0:
-        want = "(n,) or (n, c)" if dims == 1 else "(height, width) or (height, width, c)"
+        want = {1: "(n,) or (n, c)", 2: "(height, width) or (height, width, c)",
+                3: "(depth, height, width) or (depth, height, width, c)"}[dims]
         raise DeviceMemoryError(f"{fn}: array of shape {shape} cannot be a {dims}-D texture",
                                 hint=f"use shape {want} with c in (1, 2, 4)")
     if filter_mode == "linear" and not (array.dtype.kind == "f" or
