@@ -79,3 +79,33 @@ def test_layered_textures_read_their_layer(gpu):
     xs, ys = xy[:, 0].astype(int), xy[:, 1].astype(int)
     np.testing.assert_array_equal(o2.copy_to_host(), stack[layer, ys, xs])
     np.testing.assert_array_equal(o1.copy_to_host(), stack[layer, 0, xs])  # row 0 of the layer
+
+
+CUBE = r"""
+extern "C" __global__ void cube(cudaTextureObject_t t, const float* dirs, float* out) {
+    int i = threadIdx.x;
+    out[i] = texCubemap<float>(t, dirs[3 * i], dirs[3 * i + 1], dirs[3 * i + 2]);
+}
+"""
+
+
+def test_cubemap_faces_follow_the_programming_guide_table():
+    """Face k of a 4x4 cubemap holds 100 k + 10 y + x; a direction at texel (x, y) of face k
+    is built as simpleCubemapTexture builds it (u, v in [-1, 1] from the texel centre)."""
+    dev = warpsim.Device()
+    mod = dev.compile(CUBE, name="cube.cu")
+    w = 4
+    faces = np.array([[[100 * k + 10 * y + x for x in range(w)] for y in range(w)]
+                      for k in range(6)], np.float32)
+    t = dev.texture_3d(faces, layered=True)
+    dirs, want = [], []
+    for k in range(6):
+        for (x, y) in ((0, 0), (3, 1), (2, 3)):
+            u, v = (x + 0.5) / w * 2 - 1, (y + 0.5) / w * 2 - 1
+            dirs.append({0: (1, -v, -u), 1: (-1, -v, u), 2: (u, 1, v), 3: (u, -1, -v),
+                         4: (u, -v, 1), 5: (-u, -v, -1)}[k])
+            want.append(faces[k, y, x])
+    out = dev.device_array(len(want), np.float32)
+    mod.get_kernel("cube")[1, len(want)](t, dev.to_device(np.array(dirs, np.float32).ravel()),
+                                         out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.array(want, np.float32))

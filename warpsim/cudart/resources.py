@@ -222,10 +222,11 @@ class ResourcesMixin:
     @api("cudaMalloc3DArray")
     def _malloc_3d_array(self, ints: tuple[int, ...], blob: bytes) -> Any:
         x, y, z, w, f, width, height, depth, flags = ints
-        if flags & 4:  # cudaArrayCubemap
-            raise ce.CudaError(ce.NOT_SUPPORTED, "cudaMalloc3DArray: cubemap arrays are not "
-                               "supported (3-D and layered arrays are)")
-        layered = bool(flags & 1)
+        if flags & 4 and (width != height or depth == 0 or depth % 6):  # cudaArrayCubemap
+            raise ce.CudaError(ce.INVALID_VALUE, f"cudaMalloc3DArray: a cubemap needs square "
+                               f"faces and a depth of 6 (x layers), not {width} x {height} x "
+                               f"{depth}")
+        layered = bool(flags & 5)  # a cubemap is a layered array of 6 faces per cube
         if not layered and depth == 0:  # a 1-D or 2-D array
             return self._malloc_array((x, y, z, w, f, width, height), blob)
         dtype, channels = _channel(x, y, z, w, f)

@@ -1,5 +1,5 @@
-"""Texture fetches (``tex.1d``, ``.2d``, ``.3d``, ``.a1d``, ``.a2d``) through a table of texture
-descriptors.
+"""Texture fetches (``tex.1d``, ``.2d``, ``.3d``, ``.a1d``, ``.a2d``, ``.cube``, ``.acube``)
+through a table of texture descriptors.
 
 Follows: PTX ISA §9.7.10.3 (``tex``: ``[handle, {coords}]``, 4-component results); CUDA
 texture semantics (``tex1Dfetch`` on linear memory with integer coordinates; ``tex2D`` on pitched
@@ -11,6 +11,10 @@ Assumptions:
   [A] Linear filtering weights use 8 fractional bits, as the hardware does (CUDA programming
       guide, "Texture fetching": 9-bit fixed point with 8 bits of fraction).
   [A] Channels the format does not have read as 0.
+  [A] A cubemap is a layered texture of 6 faces (+x, -x, +y, -y, +z, -z; a layered cubemap
+      6 per cube); a direction picks the face of its major axis and is sampled in 2-D there
+      with the texture's filtering, clamped at the face's edges (no seamless filtering across
+      faces).
 """
 
 from __future__ import annotations
@@ -142,7 +146,7 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
                                                 "acube", "2dms", "a2dms")), "")
     if geom not in _DIMS:
         raise ctx.error(inst, f"texture geometry .{geom or '?'}",
-                        hint="1-D, 2-D, 3-D and layered 1-D/2-D textures are supported")
+                        hint="1-D, 2-D, 3-D, layered and cubemap textures are supported")
     if len(inst.types) != 2 or inst.types[0] not in ("f32", "s32", "u32"):
         raise ctx.error(inst, "texture result/coordinate types")
     rtype, ctype = inst.types
@@ -206,8 +210,28 @@ def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:
                      np.zeros(nw, np.uint8), buf[:k])
 
 
-_DIMS = {"1d": 1, "2d": 2, "3d": 3, "a1d": 1, "a2d": 2}
-"""Spatial coordinates of each texture geometry (``a*``: after the layer index)."""
+_DIMS = {"1d": 1, "2d": 2, "3d": 3, "a1d": 1, "a2d": 2, "cube": 3, "acube": 3}
+"""Coordinates of each texture geometry (``a*``: after the layer index)."""
+
+
+def cube_face(x: np.ndarray, y: np.ndarray, z: np.ndarray, width: int
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(face, u, v) of cubemap directions: the face of the major axis (+x, -x, +y, -y, +z,
+    -z = layers 0-5; ties go to x, then y) and texel coordinates ((s / |m| + 1) / 2 * width,
+    likewise t), with (s, t) per face as in the CUDA Programming Guide's cubemap table."""
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    xm = (ax >= ay) & (ax >= az)
+    ym = ~xm & (ay >= az)
+    zm = ~xm & ~ym
+    face = np.where(xm, np.where(x >= 0, 0, 1),
+                    np.where(ym, np.where(y >= 0, 2, 3), np.where(z >= 0, 4, 5)))
+    m = np.where(xm, ax, np.where(ym, ay, az))
+    sc = np.select([xm & (x >= 0), xm, ym, zm & (z >= 0)], [-z, z, x, x], -x)
+    tc = np.select([xm, ym & (y >= 0), ym], [-y, z, -z], -y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (sc / m + 1.0) * 0.5 * width
+        v = (tc / m + 1.0) * 0.5 * width
+    return face.astype(np.int64), u, v
 
 
 def _sample(f: TextureFetcher, geom: str, ctype: str, cs: list[np.ndarray],
@@ -220,7 +244,12 @@ def _sample(f: TextureFetcher, geom: str, ctype: str, cs: list[np.ndarray],
         v, addr = f.texels([c.view(np.int32).astype(np.int64) for c in coords], layer)
         return _result(f, v, rtype), addr
     xs = [c.view(np.float32).astype(np.float64) for c in coords]
-    if d.normalized_coords:
+    if geom in ("cube", "acube"):  # a direction: a face (layer) and 2-D texel coordinates
+        face, u, v = cube_face(xs[0], xs[1], xs[2], d.width)
+        layer = face if layer is None else layer * 6 + face
+        edge = (0.5, d.width - 0.5)  # clamp to the face's edge texels whatever the mode
+        xs, nd = [np.clip(u, *edge), np.clip(v, *edge)], 2
+    elif d.normalized_coords:
         xs = [x * size for x, size in zip(xs, (d.width, d.height, d.depth), strict=False)]
     if d.filter != "linear":
         v, addr = f.texels([np.floor(x).astype(np.int64) for x in xs], layer)
