@@ -13,8 +13,8 @@ Assumptions:
       or are A100-like without one (``resources._FUNCTIONAL_SM``).
   [A] A capability is reported as present (1, or a non-zero limit) only where warpsim
       implements what a program would then do; docs/cuda-runtime.md lists each choice.
-      Texture and surface kinds warpsim does not have (cubemap, mipmapped, gather textures;
-      3-D and layered surfaces) report a limit of 0.
+      Texture and surface kinds warpsim does not have (mipmapped and gather textures; 3-D,
+      layered and cubemap surfaces) report a limit of 0.
   [A] Reserved numbers of the enum, and capabilities of multi-GPU, NUMA, IPC, interop and
       RDMA setups, report 0 (-1 for the NUMA ids, as a device without NUMA affinity does).
 """
@@ -104,10 +104,11 @@ _SM80_TEXTURES = {
     "MaxTexture3DWidth": 16384, "MaxTexture3DHeight": 16384, "MaxTexture3DDepth": 16384,
     "MaxTexture2DLayeredWidth": 32768, "MaxTexture2DLayeredHeight": 32768,
     "MaxTexture2DLayeredLayers": 2048, "MaxTexture1DLayeredWidth": 32768,
-    "MaxTexture1DLayeredLayers": 2048,
+    "MaxTexture1DLayeredLayers": 2048, "MaxTextureCubemapWidth": 32768,
+    "MaxTextureCubemapLayeredWidth": 32768, "MaxTextureCubemapLayeredLayers": 2046,
 }
-"""Limits of the texture and surface kinds warpsim has (1-D, 2-D, 3-D and layered textures
-from arrays, linear and pitched memory; 1-D and 2-D surfaces): compute capability 8.0's
+"""Limits of the texture and surface kinds warpsim has (1-D, 2-D, 3-D, layered and cubemap
+textures from arrays, linear and pitched memory; 1-D and 2-D surfaces): compute capability 8.0's
 (CUDA Programming Guide, technical specifications)."""
 
 
