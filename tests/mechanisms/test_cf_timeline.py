@@ -23,12 +23,13 @@ from timing_helpers import EXIT, Inst, rec, simulate, small_config
 
 from warpsim.arch import GTX480, apply_overrides
 from warpsim.errors import ConfigError
-from warpsim.mechanisms.coarse_fetch.hooks import cf_on_cycle_end
+from warpsim.mechanisms.coarse_fetch.hooks import cf_mem_request, cf_on_cycle_end, cf_on_issue
 from warpsim.mechanisms.coarse_fetch.mechanism import CoarseFetch
 from warpsim.mechanisms.coarse_fetch.state import (
     P_EPOCHS,
     P_FOLLOW,
     P_NEXT_EPOCH,
+    STAT_NAMES,
     group_columns,
     make_state,
 )
@@ -89,6 +90,25 @@ def test_group_columns_pack_base_and_own_lines():
     c4 = group_columns(pc, n_lines, line_start, lines, pc_mem, 4)
     # 512 B groups: 0x1000 holds lines 0, 1 (0b0011); 0x1200 holds 0x1380 as line 3 (0b1000)
     assert c4[0].tolist() == [2, 0x1000 | 0b0011, 0x1200 | 0b1000, 0, 0]
+
+
+def test_a_queued_neighbour_the_next_load_touches_is_cancelled():
+    hs = make_state(_cf(2), 1)
+    # record 0: line 0x1000 of group 0x1000 (mask 0b01); record 1: line 0x1080 (mask 0b10);
+    # record 2: line 0x2000 of group 0x2000
+    cols = np.array([[1, 0x1000 | 1, 0, 0, 0], [1, 0x1000 | 2, 0, 0, 0],
+                     [1, 0x2000 | 1, 0, 0, 0]], np.int64)
+    hs = hs._replace(cols=cols)
+    cf_on_issue.py_func(hs, 0, 0, 0, 0, 2)   # queues 0x1080
+    cf_on_issue.py_func(hs, 0, 0, 0, 2, 3)   # queues 0x2080
+    assert hs.q_ht[0].tolist() == [0, 2] and hs.q[0, :2].tolist() == [0x1080, 0x2080]
+    cf_on_issue.py_func(hs, 0, 1, 0, 1, 4)   # touches 0x1080 itself: cancelled, group filtered
+    assert hs.q[0, :2].tolist() == [-1, 0x2080]
+    assert cf_mem_request.py_func(hs, 0, 5) == (MK_LD_GLOBAL, 0x2080, 4, 0)
+    assert hs.q_ht[0].tolist() == [1, 1]     # the cancelled entry left the queue
+    names = dict(zip(STAT_NAMES, hs.st.tolist(), strict=True))
+    assert names["lines_cancelled"] == 1 and names["lines_queued"] == 2
+    assert names["groups_filtered"] == 1
 
 
 def _duel_state(follow=1):

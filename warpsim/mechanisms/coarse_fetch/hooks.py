@@ -11,7 +11,9 @@ Assumptions (docs/mechanisms/coarse-fetch.md):
       lines (the memory port), not in the same tag lookup: a present neighbour costs an L1
       port cycle, an absent one a separate L1 miss and L2 request (the paper's L2 handles the
       pair as one request in one cycle).
-  [A] A group already fetched by this SM recently (``filter_entries`` FIFO) is not checked again.
+  [A] A group already fetched by this SM recently (``filter_entries`` FIFO) is not checked again,
+      and a queued neighbour that a later load of the SM touches itself is cancelled (the load
+      requests it anyway): the paper's check costs nothing when the core asks for the line.
   [A] Dueling compares the leaders' thread instructions (``gpu_sim_insn``) over each epoch;
       the coarse policy wins only with strictly more, a tie keeps the followers' policy.
 """
@@ -38,6 +40,7 @@ from warpsim.mechanisms.coarse_fetch.state import (
     P_NEXT_EPOCH,
     P_QCAP,
     P_REC_BASE,
+    ST_CANCELLED,
     ST_DROPPED,
     ST_FILTERED,
     ST_GROUPS,
@@ -72,8 +75,29 @@ def _remembered(hs, sm, base):  # pragma: no cover - jit
 
 
 @jit
+def _cancel_own(hs, sm, r, n, gbytes):  # pragma: no cover - jit
+    """Cancel queued neighbours that this load (record row ``r``) touches itself."""
+    cap = hs.prm[P_QCAP]
+    head = hs.q_ht[sm, 0]
+    for i in range(hs.q_ht[sm, 1]):
+        k = (head + i) % cap
+        a = hs.q[sm, k]
+        if a < 0:
+            continue
+        for j in range(n):
+            e = hs.cols[r, 1 + j]
+            mask = e & (gbytes - 1)
+            off = a - (e - mask)
+            if 0 <= off < gbytes and (mask >> (off // LINE_BYTES)) & 1 == 1:
+                hs.q[sm, k] = -1
+                hs.st[ST_CANCELLED] += 1
+                break
+
+
+@jit
 def cf_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    """A global load on a coarse-mode SM queues the lines of its groups it does not touch."""
+    """A global load on a coarse-mode SM queues the lines of its groups it does not touch and
+    cancels queued neighbours it touches."""
     r = rec - hs.prm[P_REC_BASE]
     if r < 0 or r >= hs.cols.shape[0]:
         return ISSUE_EXECUTE, np.int64(0)
@@ -81,14 +105,16 @@ def cf_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     if n == 0:
         return ISSUE_EXECUTE, np.int64(0)
     hs.st[ST_LOADS] += 1
-    if hs.mode[sm] == 0:
-        return ISSUE_EXECUTE, np.int64(0)
-    hs.st[ST_LOADS_COARSE] += 1
+    g = hs.prm[P_GROUP]
+    gbytes = g * LINE_BYTES
     if n > K_GROUPS:
         hs.st[ST_TRUNC] += n - K_GROUPS
         n = K_GROUPS
-    g = hs.prm[P_GROUP]
-    gbytes = g * LINE_BYTES
+    if hs.q_ht[sm, 1] > 0:
+        _cancel_own(hs, sm, r, n, gbytes)
+    if hs.mode[sm] == 0:
+        return ISSUE_EXECUTE, np.int64(0)
+    hs.st[ST_LOADS_COARSE] += 1
     cap = hs.prm[P_QCAP]
     for k in range(n):
         e = hs.cols[r, 1 + k]
@@ -116,7 +142,11 @@ def cf_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
 
 @jit
 def cf_mem_request(hs, sm, cycle):  # pragma: no cover - jit
-    """The oldest queued neighbour line, as a whole-line global load."""
+    """The oldest queued neighbour line, as a whole-line global load (cancelled ones leave)."""
+    cap = hs.prm[P_QCAP]
+    while hs.q_ht[sm, 1] > 0 and hs.q[sm, hs.q_ht[sm, 0]] < 0:
+        hs.q_ht[sm, 0] = (hs.q_ht[sm, 0] + 1) % cap
+        hs.q_ht[sm, 1] -= 1
     if hs.q_ht[sm, 1] == 0:
         return MK_NONE, np.int64(0), np.int64(0), np.int64(0)
     return MK_LD_GLOBAL, hs.q[sm, hs.q_ht[sm, 0]], np.int64(4), np.int64(0)

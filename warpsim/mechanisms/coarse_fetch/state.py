@@ -31,10 +31,10 @@ N_P = 14
 
 STAT_NAMES = ("loads", "groups", "groups_truncated", "groups_filtered", "lines_queued",
               "lines_dropped", "lines_sent", "lines_refused", "lines_returned",
-              "loads_coarse_sm")
+              "loads_coarse_sm", "lines_cancelled")
 """Event counts (``st``), exported as ``cf_<name>``."""
 (ST_LOADS, ST_GROUPS, ST_TRUNC, ST_FILTERED, ST_QUEUED, ST_DROPPED, ST_SENT, ST_REFUSED,
- ST_RETURNED, ST_LOADS_COARSE) = range(len(STAT_NAMES))
+ ST_RETURNED, ST_LOADS_COARSE, ST_CANCELLED) = range(len(STAT_NAMES))
 
 
 class CFState(NamedTuple):
@@ -47,7 +47,8 @@ class CFState(NamedTuple):
     role: np.ndarray
     """``role[sm]`` int64: 0 base leader, 1 coarse leader, 2 follower (all 1 without dueling)."""
     q: np.ndarray
-    """``q[sm, i]`` int64: neighbour line addresses waiting for the L1 port (ring)."""
+    """``q[sm, i]`` int64: neighbour line addresses waiting for the L1 port (ring; -1: cancelled,
+    a later load of the SM requests that line itself)."""
     q_ht: np.ndarray
     """``q_ht[sm, 0/1]`` int64: head and count of ``q``."""
     filt: np.ndarray
