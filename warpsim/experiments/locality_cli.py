@@ -21,7 +21,7 @@ from warpsim.mechanisms.coarse_fetch.locality import (
 )
 from warpsim.mechanisms.coarse_fetch.streams import GlobalStreams
 
-__all__ = ["add_subcommand", "benchmark_streams", "benchmark_locality"]
+__all__ = ["add_subcommand", "benchmark_locality", "benchmark_streams"]
 
 
 def benchmark_streams(bench: str, size: str = "small", n_sms: int = 15,
@@ -49,7 +49,9 @@ def benchmark_streams(bench: str, size: str = "small", n_sms: int = 15,
 def benchmark_locality(bench: str, size: str = "small", *, n_sms: int = 15,
                        windows=DEFAULT_WINDOWS,
                        neighbourhoods=DEFAULT_NEIGHBOURHOODS) -> LocalitySurface:
-    """The locality surface of ``bench`` (per-SM streams pooled)."""
+    """The locality surface of ``bench`` (per-SM streams pooled); bad axes are refused before
+    the benchmark runs."""
+    locality([], windows, neighbourhoods)  # validates the axes (ConfigError)
     return locality(benchmark_streams(bench, size, n_sms), windows, neighbourhoods)
 
 
@@ -63,6 +65,8 @@ def _ints(text: str, name: str) -> tuple[int, ...]:
 
 
 def _cmd_locality(args: argparse.Namespace) -> int:
+    if args.sms < 1:
+        raise ConfigError("locality.sms", args.sms, "a positive number of SMs")
     windows = _ints(args.windows, "windows") if args.windows else DEFAULT_WINDOWS
     hoods = (_ints(args.neighbourhoods, "neighbourhoods") if args.neighbourhoods
              else DEFAULT_NEIGHBOURHOODS)
