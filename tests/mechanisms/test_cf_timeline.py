@@ -167,3 +167,21 @@ def test_idle_skipping_changes_nothing_with_dueling():
     assert on.stats["cf_dueling_epochs"] >= 4
     # SM 0 (baseline leader) misses its second load; SMs 1 and 2 (coarse) hit theirs
     assert on.stats["cf_loads_coarse_sm"] == 4 and on.stats["cf_lines_sent"] == 2
+
+
+def test_two_warps_touching_neighbouring_lines():
+    # one CTA of two warps: warp 0 loads 0x1000, warp 1 the neighbouring 0x1080. Warp 0's load
+    # is dispatched at 5 and sent at 6 (back at 206), which frees the LD/ST unit at 7: warp 1's
+    # (issued at 3) is dispatched at 7 and sent at 8. Baseline: warp 1 misses too (back at 208),
+    # the kernel ends at 209. coarse2: 0x1080 was fetched in an idle port cycle after warp 0
+    # issued, so warp 1 hits (back at 43); the kernel ends with warp 0, at 207
+    ld = Inst("ld", space="global", reads=(1,), writes=(2,))
+    insts = [ld, X]
+    warps = [[rec(0, lines=[0x1000]), rec(1)], [rec(0, lines=[0x1080]), rec(1)]]
+    base = simulate(small_config(), insts, warps, wpc=2)
+    cfg = _cf(2)
+    coarse = simulate(cfg, insts, warps, wpc=2, mechanism=CoarseFetch(cfg))
+    assert base.cycles == 209 and coarse.cycles == 207
+    assert base.stats["mem_load_latency_cycles"] == (206 - 5) + (208 - 7)
+    assert coarse.stats["mem_load_latency_cycles"] == (206 - 5) + (43 - 7)
+    assert coarse.stats["cf_lines_sent"] == 1 and coarse.stats["cf_lines_cancelled"] == 0
