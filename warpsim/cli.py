@@ -388,6 +388,9 @@ def _parser() -> argparse.ArgumentParser:
     from warpsim.mechanisms.regless.regions_cli import add_subcommand as add_regions
 
     add_regions(sub)
+    from warpsim.experiments.locality_cli import add_subcommand as add_locality
+
+    add_locality(sub)
     return ap
 
 

@@ -95,6 +95,10 @@ READERS: dict[str, tuple[str, str]] = {
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},
+    "coarse_fetch.enabled": (MECH + "registry.py", "enabled"),
+    **{f"coarse_fetch.{f}": (MECH + "coarse_fetch/state.py", f) for f in (
+        "n_group_lines", "dueling", "dueling_epoch_cycles", "n_leader_base_sm",
+        "n_leader_coarse_sm", "queue_entries", "filter_entries")},
     "uniform_vectors.enabled": (MECH + "registry.py", "enabled"),
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/mechanism.py", f) for f in (
         "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},

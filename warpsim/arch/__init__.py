@@ -59,6 +59,7 @@ from warpsim.arch.presets import (
     PRESET_SOURCES,
     PRESETS,
     QV100,
+    TABLE8,
     get_preset,
 )
 from warpsim.arch.resolve import resolve_config
@@ -68,6 +69,7 @@ __all__ = [
     "A100",
     "C2050",
     "GTX285",
+    "TABLE8",
     "GTX480",
     "GTX980",
     "H100",

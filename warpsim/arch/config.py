@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from warpsim.arch.coarse_fetch import CoarseFetchConfig
 from warpsim.arch.core import (
     CollectorSetConfig,
     PipeConfig,
@@ -157,6 +158,8 @@ class GPUConfig(ConfigBase):
     """ILP shader core: bypassing, per-SM scoreboard, branch prediction (off by default)."""
     regless: RegLessConfig = field(default_factory=RegLessConfig)
     """RegLess operand staging units instead of a register file (off by default)."""
+    coarse_fetch: CoarseFetchConfig = field(default_factory=CoarseFetchConfig)
+    """Coarse-grained L1 fetch of aligned line groups, set dueling (off by default)."""
 
     def __post_init__(self) -> None:
         self._validate()

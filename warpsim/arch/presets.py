@@ -44,6 +44,7 @@ __all__ = [
     "PRESETS",
     "PRESET_SOURCES",
     "QV100",
+    "TABLE8",
     "get_preset",
 ]
 
@@ -116,6 +117,33 @@ burst 4, tRAS 28 (GTX480),
 tRC = tRAS + tRP = 38, register banks and collectors as GTX480; GT200's clusters of 3 SMs
 (TPCs) are not modelled (every SM has its own interconnect port). The ILP study's slow-clock
 model is ``-o clocks.core_mhz=325 -o pipelines.fp32.initiation_interval_cycles=1``.
+"""
+
+TABLE8 = replace(
+    GTX480,
+    name="table8",
+    sm=replace(GTX480.sm, n_max_threads=1024, n_registers=16384, n_max_regs_per_cta=16384),
+    pipelines=replace(
+        GTX480.pipelines,
+        int32=replace(GTX480.pipelines.int32, initiation_interval_cycles=2),
+        fp32=replace(GTX480.pipelines.fp32, initiation_interval_cycles=2,
+                     op_initiation_interval_cycles=tuple(
+                         max(2, v) for v in GTX480.pipelines.fp32.op_initiation_interval_cycles)),
+    ),
+    l2=replace(GTX480.l2, size_bytes=131072, line_bytes=64, sector_bytes=64),
+    dram=replace(GTX480.dram, n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10,
+                 t_rcd_cycles=12, t_ras_cycles=28, t_rc_cycles=38, t_ccdl_cycles=2),
+    clocks=ClockConfig(core_mhz=1400.0, icnt_mhz=700.0, l2_mhz=700.0, dram_mhz=800.0),
+)
+"""The coarse-grained L1 fetch study's GPGPU-Sim 3.1.1 GPU (Xiang's dissertation Table 8).
+
+Source: specs/xiang-simt-efficiency.md §4 Table 8 (15 SMs, 1.4 GHz, warp 32, SIMD width 16,
+8 CTAs / 1024 threads, 64 KB registers = 16384, 48 KB shared, L1 4-way 128 B 16 KB, L2 8-way
+64 B 256 KB per channel, 6 channels, GDDR 8 banks 800 MHz tCL 10 tRP 10 tRCD 12). [A]: SIMD
+width 16 as an initiation interval of 2 on the GTX480's two INT/FP32 units; interconnect and L2
+at 700 MHz (GPGPU-Sim 3.x GTX480 domains); two L2 slices of 128 KB per channel ("256kb" read
+as KB); tRAS 28, tRC 38 as the gtx285 preset; the rest as GTX480. The GDDR5 bus of GTX480 at
+800 MHz gives 153.6 GB/s, not the table's 200 GB/s.
 """
 
 GTX980 = replace(
@@ -280,7 +308,7 @@ dram latency 194, clocks 1980:3106:3106:3106, launch latency 3000) and §4.1 (22
 """
 
 PRESETS: dict[str, GPUConfig] = {
-    cfg.name: cfg for cfg in (GTX480, C2050, GTX285, GTX980, QV100, A100, H100)
+    cfg.name: cfg for cfg in (GTX480, C2050, GTX285, TABLE8, GTX980, QV100, A100, H100)
 }
 """Presets by lower-case name."""
 
@@ -289,6 +317,7 @@ PRESET_SOURCES: dict[str, str] = {
               "§2; energy-and-configs.md §4.3); warped-compression.md Table 2; wir.md Table II",
     "c2050": "register-sharing.md §7.2 Table 1 and §7.3 (GPGPU-Sim configs/TeslaC2050)",
     "gtx285": "xiang-simt-efficiency.md Table 1 (uniform vectors) and Table 6 (ILP)",
+    "table8": "xiang-simt-efficiency.md §4 Table 8 (the coarse-grained L1 fetch study)",
     "gtx980": "regless.md §1.1 Table 1 and §1.3; energy-and-configs.md §4.1 (CC 5.2)",
     "qv100": "Accel-Sim SM7_QV100 gpgpusim.config (energy-and-configs.md §4.3)",
     "a100": "Accel-Sim SM80_A100 gpgpusim.config (energy-and-configs.md §4.3)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 for _name in ("warped_compression", "register_sharing", "warpman", "uniform_vectors", "wir",
-              "ilp", "regless"):
+              "ilp", "regless", "coarse_fetch"):
     try:
         importlib.import_module(f"warpsim.experiments.{_name}")
     except ModuleNotFoundError as _exc:  # a reproduction not written yet

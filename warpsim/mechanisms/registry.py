@@ -26,6 +26,7 @@ PACKAGES: tuple[str, ...] = (
     "warpsim.mechanisms.wir",
     "warpsim.mechanisms.ilp",
     "warpsim.mechanisms.regless",
+    "warpsim.mechanisms.coarse_fetch",
 )
 """The mechanism packages, in the order their hooks combine."""
 
