@@ -31,6 +31,20 @@ class RegLessConfig(ConfigBase):
     capacity (32 at 512 entries per SM with 4 schedulers)."""
     predicated_is_soft: bool = True
     """A guarded write is a soft definition (spec A8): the region preloads the register."""
+    osu_energy_ratio: float = 0.0
+    """Energy and static power of the OSUs and capacity managers relative to the full register
+    file (spec §6.1; the paper gives only figures); 0: the spec's placeholder
+    ``0.94 x entries_per_sm / 2048 + 0.01`` (0.245 at 512 entries) [A]."""
+    compressor_pj: float = 4.65
+    """Energy of one compressor operation (a bit-vector check of a preload miss or the pattern
+    match of an evicted line): 0.02 x a full warp-register read (8 granules x 29.08 pJ),
+    spec §6.1 [A]."""
+    compressor_leak_mw: float = 6.5
+    """Static power of the 4 compressors of one SM (16 x 128 B lines each: half a 4 KB bank's
+    3.26 mW each, CACTI 7) [A]."""
+    meta_word_pj: float = 67.0
+    """Fetch and decode of one metadata word: an I-cache hit (63.4 pJ) plus a decode (3.61 pJ)
+    of the GPUWattch table (spec §3.7: metadata travels in the instruction stream) [A]."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -40,3 +54,5 @@ class RegLessConfig(ConfigBase):
         if self.entries_per_sm > 8192:
             self._fail("entries_per_sm", "at most 8192 entries per SM")
         self._at_least("max_regs_per_region", 0)
+        for name in ("osu_energy_ratio", "compressor_pj", "compressor_leak_mw", "meta_word_pj"):
+            self._at_least(name, 0)

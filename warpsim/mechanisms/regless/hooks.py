@@ -20,7 +20,11 @@ Assumptions (docs/mechanisms/regless.md):
       its turn); its reservation returns to the free counters except long-latency destinations
       not yet written, which return as they retire; the warp is pushed on its shard's stack
       once every instruction it issued has retired.
-  [A] The compressor is not modelled: every evicted dirty line is written uncompressed.
+  [A] The compressor's patterns are not modelled: every evicted dirty line is written
+      uncompressed; its operations (bit-vector checks, pattern matches) are counted for energy.
+  [A] A preloaded line is an L1 hit when its data arrives at most ``l1d.hit_latency_cycles +
+      l2.hit_latency_cycles // 2`` cycles after the L1 port accepted it, else it came from L2
+      or DRAM (the engine reports no hit/miss per request).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from warpsim.mechanisms.regless.state import (
     K_BANKS,
     P_BANK_CAP,
     P_BASE,
+    P_L1_LAT,
     P_MAXREG,
     P_NS,
     P_NW,
@@ -56,17 +61,23 @@ from warpsim.mechanisms.regless.state import (
     S_NONE,
     S_PRELOADING,
     ST_ACTIVE_CYCLES,
+    ST_COMP_OPS,
     ST_EVICT_CLEAN,
     ST_EVICT_DIRTY,
     ST_HDR_INV,
     ST_INV_READS,
     ST_L1_INV,
+    ST_LINE_LOADS,
+    ST_LINE_STORES,
+    ST_MEM_LAT,
     ST_MEMQ_FULL,
     ST_META,
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
     ST_PRELOAD_L1,
+    ST_PRELOAD_L2,
+    ST_PRELOAD_MEM,
     ST_PRELOAD_OSU,
     ST_PRELOAD_UNDEF,
     ST_PRELOADS,
@@ -100,6 +111,8 @@ def _addr(hs, sm, w, r):  # pragma: no cover - jit
 
 @jit
 def _enqueue(hs, sm, kind, addr, tag):  # pragma: no cover - jit
+    """Queue a register line for the L1 port; a load's tag is ``warp + n_warps x ring slot``
+    (the slot keeps the cycle the port accepts it: its latency tells L1 from L2)."""
     q = hs.memq_ht
     cap = hs.prm[P_QCAP]
     if q[sm, 1] >= cap:
@@ -108,7 +121,7 @@ def _enqueue(hs, sm, kind, addr, tag):  # pragma: no cover - jit
     k = (q[sm, 0] + q[sm, 1]) % cap
     hs.memq[sm, k, 0] = kind
     hs.memq[sm, k, 1] = addr
-    hs.memq[sm, k, 2] = tag
+    hs.memq[sm, k, 2] = tag if tag >= _TAG_STORE else tag + hs.prm[P_NW] * k
     q[sm, 1] += 1
     return True
 
@@ -160,6 +173,7 @@ def _allocate(hs, sm, w, r):  # pragma: no cover - jit
         else:
             if hs.reg[sm, best_w, best_r, 1]:
                 hs.st[ST_EVICT_DIRTY] += 1
+                hs.st[ST_COMP_OPS] += 1  # the compressor's pattern match (§4.4)
                 _enqueue(hs, sm, MK_ST_LOCAL, _addr(hs, sm, best_w, best_r), _TAG_STORE)
                 hs.reg[sm, best_w, best_r, 2] = 1
             else:
@@ -248,8 +262,9 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
         else:
             _allocate(hs, sm, w, r)
             miss = 1
+            hs.st[ST_COMP_OPS] += 1  # the compressed bit-vector check (§4.3.3)
             if hs.reg[sm, w, r, 2]:
-                hs.st[ST_PRELOAD_L1] += 1
+                hs.st[ST_PRELOAD_MEM] += 1
                 if _enqueue(hs, sm, MK_LD_LOCAL, _addr(hs, sm, w, r), w):
                     hs.w[sm, w, W_OUT] += 1
             else:
@@ -429,13 +444,28 @@ def rl_on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
     """An accepted line leaves the queue; a refused one is offered again."""
     if accepted:
         q = hs.memq_ht
-        q[sm, 0] = (q[sm, 0] + 1) % hs.prm[P_QCAP]
+        k = q[sm, 0]
+        hs.sent[sm, k] = cycle
+        if hs.memq[sm, k, 0] == MK_LD_LOCAL:
+            hs.st[ST_LINE_LOADS] += 1
+        else:
+            hs.st[ST_LINE_STORES] += 1
+        q[sm, 0] = (k + 1) % hs.prm[P_QCAP]
         q[sm, 1] -= 1
 
 
 @jit
 def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
-    """A preloaded line arrived: one fewer outstanding preload of the warp."""
+    """A preloaded line arrived: one fewer outstanding preload of the warp; its latency since
+    the port accepted it classifies the source (L1 hit, else L2/DRAM)."""
     if tag < _TAG_STORE:
-        hs.w[sm, tag, W_OUT] -= 1
-        hs.w[sm, tag, W_READY] = max(hs.w[sm, tag, W_READY], cycle + 1)
+        nw = hs.prm[P_NW]
+        w = tag % nw
+        lat = cycle - hs.sent[sm, tag // nw]
+        hs.st[ST_MEM_LAT] += lat
+        if lat <= hs.prm[P_L1_LAT]:
+            hs.st[ST_PRELOAD_L1] += 1
+        else:
+            hs.st[ST_PRELOAD_L2] += 1
+        hs.w[sm, w, W_OUT] -= 1
+        hs.w[sm, w, W_READY] = max(hs.w[sm, w, W_READY], cycle + 1)

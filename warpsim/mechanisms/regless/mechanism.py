@@ -37,10 +37,16 @@ from warpsim.mechanisms.regless.state import (
 from warpsim.timing.consts import F_BAR_ARRIVE, F_BARRIER, F_EXIT
 from warpsim.timing.fields import F_PC_FLAGS
 
-__all__ = ["BACKING_STORE_BASE", "RegLess"]
+__all__ = ["BACKING_STORE_BASE", "RegLess", "l1_hit_threshold"]
 
 BACKING_STORE_BASE = 1 << 44
 """[A] Base address of the register backing store: above any device allocation (§4.5)."""
+
+
+def l1_hit_threshold(cfg: Any) -> int:
+    """[A] Latest arrival (cycles after the L1 port accepted the line) of a preload that hit
+    in L1: the L1 hit latency plus half the L2's; the engine reports no hit/miss per request."""
+    return int(cfg.l1d.hit_latency_cycles + cfg.l2.hit_latency_cycles // 2)
 
 
 @dataclass
@@ -103,7 +109,8 @@ class RegLess(Mechanism):
         maxreg = max(1, plan.view.n_regs if plan is not None else 1)
         state = make_state(tables, n_sms=cfg.sm.n_sms, n_warps=cfg.sm.n_max_warps,
                            n_shards=cfg.sm.n_schedulers, bank_cap=self.bank_entries,
-                           maxreg=maxreg, base=BACKING_STORE_BASE)
+                           maxreg=maxreg, base=BACKING_STORE_BASE,
+                           l1_latency=l1_hit_threshold(cfg))
         return _LaunchState(state, plan)
 
     def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:

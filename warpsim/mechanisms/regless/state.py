@@ -16,8 +16,8 @@ import numpy as np
 __all__ = ["RLState", "make_state", "region_tables"]
 
 # prm: launch constants
-P_NS, P_NW, P_BANK_CAP, P_MAXREG, P_BASE, P_QCAP, P_N_PC = range(7)
-N_PRM = 7
+P_NS, P_NW, P_BANK_CAP, P_MAXREG, P_BASE, P_QCAP, P_N_PC, P_L1_LAT = range(8)
+N_PRM = 8
 
 # rg: per region
 RG_START, RG_END, RG_NIN, RG_NHINV, RG_META, RG_NOISSUE_END = range(6)
@@ -38,14 +38,17 @@ R_ABSENT, R_CACHED, R_PINNED = 0, 1, 2
 F_SRC_ERASE, F_SRC_EVICT, F_DST_ERASE, F_DST_EVICT = 1, 2, 3, 4
 
 # st: launch-wide statistics
-(ST_REGIONS, ST_PRELOADS, ST_PRELOAD_OSU, ST_PRELOAD_L1, ST_PRELOAD_UNDEF, ST_EVICT_CLEAN,
+(ST_REGIONS, ST_PRELOADS, ST_PRELOAD_OSU, ST_PRELOAD_MEM, ST_PRELOAD_UNDEF, ST_EVICT_CLEAN,
  ST_EVICT_DIRTY, ST_HDR_INV, ST_L1_INV, ST_OSU_READS, ST_OSU_WRITES, ST_META, ST_OVERCOMMIT,
- ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS) = range(17)
-N_ST = 17
-STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_l1", "preload_undefined",
+ ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS, ST_PRELOAD_L1, ST_PRELOAD_L2,
+ ST_LINE_LOADS, ST_LINE_STORES, ST_COMP_OPS, ST_MEM_LAT) = range(23)
+N_ST = 23
+STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "preload_undefined",
               "evictions_clean", "evictions_dirty", "header_invalidations", "l1_invalidations",
               "osu_reads", "osu_writes", "meta_words", "osu_overcommits",
-              "region_cycles", "memq_full", "invalidating_reads", "region_insns")
+              "region_cycles", "memq_full", "invalidating_reads", "region_insns",
+              "preload_l1", "preload_l2", "line_loads", "line_stores", "compressor_ops",
+              "preload_mem_cycles")
 
 K_BANKS = 8
 
@@ -92,6 +95,8 @@ class RLState(NamedTuple):
     """[n_sms, qcap, 3] (kind, line address, tag) ring of register lines for the L1 port."""
     memq_ht: np.ndarray
     """[n_sms, 2] head, count."""
+    sent: np.ndarray
+    """[n_sms, qcap] cycle the L1 port accepted the line queued in that ring slot."""
     st: np.ndarray
     cnt: np.ndarray
     """[n_sms, 1] engine-scaled counter: capacity-manager stall cycles."""
@@ -145,10 +150,15 @@ def region_tables(plan, n_pc: int) -> tuple[np.ndarray, ...]:
 
 
 def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_shards: int,
-               bank_cap: int, maxreg: int, base: int, qcap: int = 4096) -> RLState:
-    """Zeroed state: every free counter at the bank capacity, empty stacks and queues."""
+               bank_cap: int, maxreg: int, base: int, l1_latency: int,
+               qcap: int = 4096) -> RLState:
+    """Zeroed state: every free counter at the bank capacity, empty stacks and queues.
+
+    ``l1_latency``: a preloaded line whose data arrives at most this many cycles after the L1
+    port accepted it was an L1 hit; later ones came from L2 or DRAM."""
     pc_region, pc_flags, pc_dst, pc_info, rg, need, rin, hinv = tables
-    prm = np.array([n_shards, n_warps, bank_cap, maxreg, base, qcap, pc_region.size], np.int64)
+    prm = np.array([n_shards, n_warps, bank_cap, maxreg, base, qcap, pc_region.size,
+                    l1_latency], np.int64)
     w = np.zeros((n_sms, n_warps, N_W), np.int64)
     w[:, :, W_NEXT_PC] = -1
     w[:, :, W_ALLOW_PC] = -1
@@ -166,4 +176,5 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
         stack=np.full((n_sms, n_shards, per), -1, np.int64),
         stack_n=np.zeros((n_sms, n_shards), np.int64),
         memq=np.zeros((n_sms, qcap, 3), np.int64), memq_ht=np.zeros((n_sms, 2), np.int64),
+        sent=np.zeros((n_sms, qcap), np.int64),
         st=np.zeros(N_ST, np.int64), cnt=np.zeros((n_sms, 1), np.int64))
