@@ -11,7 +11,7 @@ from warpsim.experiments.rl_analysis import pareto
 from warpsim.runner.reproduce import list_reproductions
 
 
-def _fake(bench, size, entries):
+def _fake(bench, size, entries, extra=()):
     cycles = {"a": 100, "b": 400}[bench]
     base = {"gpu_sim_cycle": cycles, "regfile_bank_reads": 1000, "regfile_bank_writes": 500,
             "L2_total_cache_accesses": 200}
@@ -19,7 +19,7 @@ def _fake(bench, size, entries):
         return {"bench": bench, "entries": None, "verified": True, "cycles": cycles,
                 "stats": base}
     slow = {"a": 1.10, "b": 0.90}[bench]
-    c = round(cycles * slow)
+    c = round(cycles * slow * (1.2 if extra else 1.0))
     stats = {**base, "gpu_sim_cycle": c, "L2_total_cache_accesses": 210,
              "rl_preloads": 10, "rl_preload_osu": 7, "rl_preload_mem": 3, "rl_preload_l1": 2,
              "rl_preload_l2": 1, "rl_regions_executed": 5, "rl_region_insns": 30,
@@ -50,7 +50,8 @@ def test_summary_geomean_fractions_and_traffic(monkeypatch, tmp_path):
 
 def test_capacity_sweep_has_a_pareto_frontier(monkeypatch, tmp_path):
     monkeypatch.setattr(rl, "run_one", _fake)
-    s = rl.run_experiment((("a", "tiny"),), (128, 512), tmp_path)
+    s = rl.run_experiment((("a", "tiny"),), (128, 512), tmp_path, no_compressor=True)
+    assert math.isclose(s["no_compressor_slowdown"], 132 / 110 - 1)
     sweep = s["capacity_sweep"]
     # same runtime; the smaller OSU costs less energy, so 128 dominates 512
     assert sweep["rl128"]["runtime_geomean"] == sweep["rl512"]["runtime_geomean"]

@@ -31,6 +31,13 @@ class RegLessConfig(ConfigBase):
     capacity (32 at 512 entries per SM with 4 schedulers)."""
     predicated_is_soft: bool = True
     """A guarded write is a soft definition (spec A8): the region preloads the register."""
+    compressor: bool = True
+    """The compressor between the OSU and the L1 (§4.4): evicted lines that match its 5 lane
+    patterns stay in its line cache or go to memory as compressed lines, and a preload miss
+    costs +1 cycle for its bit-vector check (+2 more when compressed). False: every evicted
+    dirty line is one 128 B store and no check is made (§6.4's "no compressor" ablation)."""
+    compressor_lines: int = 16
+    """128 B lines of each shard's compressor cache (Table 1: 16), 15 registers each."""
     osu_energy_ratio: float = 0.0
     """Energy and static power of the OSUs and capacity managers relative to the full register
     file (spec §6.1; the paper gives only figures); 0: the spec's placeholder
@@ -54,5 +61,6 @@ class RegLessConfig(ConfigBase):
         if self.entries_per_sm > 8192:
             self._fail("entries_per_sm", "at most 8192 entries per SM")
         self._at_least("max_regs_per_region", 0)
+        self._at_least("compressor_lines", 1)
         for name in ("osu_energy_ratio", "compressor_pj", "compressor_leak_mw", "meta_word_pj"):
             self._at_least(name, 0)

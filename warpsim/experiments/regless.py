@@ -35,19 +35,24 @@ CAPACITIES_FULL = (128, 256, 512, 1024, 2048)
 """Fig. 13's sweep (spec §5.1: 128 to 2048 entries per SM, multiples of 32)."""
 
 
-def overrides(entries: int | None) -> list[str]:
+NO_COMPRESSOR = ("regless.compressor=false",)
+"""§6.4's ablation: RegLess-512 without the compressor (paper: 10.2 % slower)."""
+
+
+def overrides(entries: int | None, extra: tuple[str, ...] = ()) -> list[str]:
     """Config overrides of the baseline (``entries`` None) or RegLess with ``entries``."""
     return [] if entries is None else ["regless.enabled=true",
-                                       f"regless.entries_per_sm={entries}"]
+                                       f"regless.entries_per_sm={entries}", *extra]
 
 
-def run_one(bench: str, size: str, entries: int | None) -> dict[str, Any]:
+def run_one(bench: str, size: str, entries: int | None,
+            extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """One benchmark, baseline (``entries`` None) or RegLess with ``entries`` per SM: its
     cycles, verification, every statistic (``stats``) and the compiler's static region means."""
     from warpsim.bench import run_benchmark
     from warpsim.runtime import Device
 
-    dev = Device(config=CONFIG, overrides=overrides(entries))
+    dev = Device(config=CONFIG, overrides=overrides(entries, extra))
     t0 = time.perf_counter()
     try:
         res = run_benchmark(bench, size=size, device=dev)
@@ -68,11 +73,13 @@ def run_one(bench: str, size: str, entries: int | None) -> dict[str, Any]:
 
 
 def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, ...],
-                   out: Path) -> dict[str, Any]:
-    """Every benchmark at the baseline and each capacity; the summary."""
+                   out: Path, *, no_compressor: bool = False) -> dict[str, Any]:
+    """Every benchmark at the baseline and each capacity (and, with ``no_compressor``, at 512
+    entries without the compressor: ``rl512_nc``); the summary."""
     from warpsim.arch import resolve_config
 
     cfgs = {c: resolve_config(CONFIG, overrides=overrides(c)) for c in (None, *capacities)}
+    nc_cfg = resolve_config(CONFIG, overrides=overrides(512, NO_COMPRESSOR))
     per: dict[str, Any] = {}
     for bench, size in benches:
         base = run_one(bench, size, None)
@@ -80,6 +87,9 @@ def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, 
                                "verified": base["verified"]}
         for cap in capacities:
             row[f"rl{cap}"] = bench_row(base, run_one(bench, size, cap), cfgs[None], cfgs[cap])
+        if no_compressor:
+            row["rl512_nc"] = bench_row(base, run_one(bench, size, 512, NO_COMPRESSOR),
+                                        cfgs[None], nc_cfg)
         per[bench] = row
     summary = summarize(per, capacities, CONFIG)
     out.mkdir(parents=True, exist_ok=True)
@@ -94,7 +104,7 @@ def reproduce_regless(*, quick: bool, out: Path, jobs: int | None = None,
     del jobs, dask
     if quick:
         return run_experiment(BENCH_QUICK, (512,), out)
-    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out)
+    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out, no_compressor=True)
 
 
 register_reproduction(

@@ -15,6 +15,7 @@ import numpy as np
 from warpsim.errors import ConfigError
 from warpsim.mechanisms.base import LaunchInfo, Mechanism
 from warpsim.mechanisms.regless.annotate import RegionPlan, compile_regions
+from warpsim.mechanisms.regless.backing_store import record_patterns
 from warpsim.mechanisms.regless.hooks import (
     rl_can_issue,
     rl_mem_request,
@@ -53,6 +54,7 @@ def l1_hit_threshold(cfg: Any) -> int:
 class _LaunchState:
     state: RLState
     plan: RegionPlan | None
+    n_values: np.ndarray
 
 
 class RegLess(Mechanism):
@@ -61,6 +63,7 @@ class RegLess(Mechanism):
     ``plans`` keeps the compiler's ``RegionPlan`` per kernel name."""
 
     name = "regless"
+    n_record_columns = 1
     counter_names = ("rl_cm_capacity_stall_cycles",)
 
     def __init__(self, cfg: Any) -> None:
@@ -107,19 +110,36 @@ class RegLess(Mechanism):
                 rg[k, RG_NOISSUE_END] = int(flags[reg.end] & (F_BARRIER | F_BAR_ARRIVE | F_EXIT)
                                             != 0)
         maxreg = max(1, plan.view.n_regs if plan is not None else 1)
+        eng_dst = getattr(getattr(info, "tables", None), "pc_dst", None)
+        self._n_values = (np.asarray(info.program.n_values, np.int64)
+                          if info.program is not None and hasattr(info.program, "n_values")
+                          else np.zeros(1, np.int64))
         state = make_state(tables, n_sms=cfg.sm.n_sms, n_warps=cfg.sm.n_max_warps,
                            n_shards=cfg.sm.n_schedulers, bank_cap=self.bank_entries,
                            maxreg=maxreg, base=BACKING_STORE_BASE,
-                           l1_latency=l1_hit_threshold(cfg))
-        return _LaunchState(state, plan)
+                           l1_latency=l1_hit_threshold(cfg), compressor=cfg.regless.compressor,
+                           cc_lines=cfg.regless.compressor_lines, eng_dst=eng_dst)
+        return _LaunchState(state, plan, self._n_values)
 
     def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:
         """The engine-scaled capacity-stall counter."""
         launch_state.state = launch_state.state._replace(cnt=counters)
 
+    def record_columns(self, launch_state: _LaunchState, chunk: Any) -> np.ndarray:
+        """Per record: which written values match a compressor pattern (§4.4)."""
+        n = int(chunk.pc.size)
+        cols = np.zeros((n, 1), np.int64)
+        if n and chunk.bdi.size:
+            record_patterns(chunk.order, chunk.pc, chunk.val_start, chunk.bdi,
+                            launch_state.n_values, cols)
+        return cols
+
     def hook_state(self, launch_state: _LaunchState, rec_cols: np.ndarray,
                    rec_base: int) -> RLState:
-        return launch_state.state
+        """The launch's state with this chunk's record columns."""
+        rec = (np.zeros((1, 1), np.int64) if rec_cols is None or rec_cols.size == 0
+               else np.ascontiguousarray(rec_cols, np.int64))
+        return launch_state.state._replace(rec=rec, rec_base=np.array([rec_base], np.int64))
 
     def finish_launch(self, launch_state: _LaunchState,
                       counts: np.ndarray) -> dict[str, int | float]:
