@@ -39,10 +39,16 @@ NO_COMPRESSOR = ("regless.compressor=false",)
 """§6.4's ablation: RegLess-512 without the compressor (paper: 10.2 % slower)."""
 
 
+MACHINE = ("l1d.write_alloc_policy=write_allocate",)
+"""[A] Both runs: the L1 writes local (register) lines back and allocates them without a fetch
+(§4.5: "write-back ... the old value does not need to be fetched"); gtx980's L1 does not
+allocate on a write miss, which would send every evicted register line to L2."""
+
+
 def overrides(entries: int | None, extra: tuple[str, ...] = ()) -> list[str]:
     """Config overrides of the baseline (``entries`` None) or RegLess with ``entries``."""
-    return [] if entries is None else ["regless.enabled=true",
-                                       f"regless.entries_per_sm={entries}", *extra]
+    return [*MACHINE] if entries is None else [*MACHINE, "regless.enabled=true",
+                                               f"regless.entries_per_sm={entries}", *extra]
 
 
 def run_one(bench: str, size: str, entries: int | None,
