@@ -43,15 +43,20 @@ def test_summary_geomean_fractions_and_traffic(monkeypatch, tmp_path):
     assert a["dynamic_insns_per_region"] == 6.0
     for key in ("rf_energy_saving", "gpu_energy_saving", "no_rf_bound"):
         assert isinstance(s[key], float) and 0 < s[key] < 1, key
-    assert s["rfv"] == {"rf_energy_saving": None, "gpu_energy_saving": None}
+    assert s["rfv"] == {"rf_energy_saving": None, "gpu_energy_saving": None,
+                        "runtime_geomean": None}
     assert json.loads((tmp_path / "summary.json").read_text())["capacities"] == [512]
     assert "regless" in [r.name for r in list_reproductions()]
 
 
 def test_capacity_sweep_has_a_pareto_frontier(monkeypatch, tmp_path):
     monkeypatch.setattr(rl, "run_one", _fake)
-    s = rl.run_experiment((("a", "tiny"),), (128, 512), tmp_path, no_compressor=True)
+    s = rl.run_experiment((("a", "tiny"),), (128, 512), tmp_path, no_compressor=True,
+                          rfv=True)
     assert math.isclose(s["no_compressor_slowdown"], 132 / 110 - 1)
+    # the stub's RFV run (any extra overrides) takes 1.1 x 1.2 of the baseline's 100 cycles
+    assert math.isclose(s["rfv"]["runtime_geomean"], 1.32)
+    assert 0 < s["rfv"]["rf_energy_saving"] < 1
     sweep = s["capacity_sweep"]
     # same runtime; the smaller OSU costs less energy, so 128 dominates 512
     assert sweep["rl128"]["runtime_geomean"] == sweep["rl512"]["runtime_geomean"]

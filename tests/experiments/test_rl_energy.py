@@ -64,3 +64,15 @@ def test_the_energy_model_charges_the_declared_units():
     bd = energy_for_gpu(RL, rl)
     assert [m.NAME for m, _ in energy_mechanisms(rl)] == ["regless"]
     assert math.isclose(bd.by_component_j["regless"], COMP + META, rel_tol=1e-9)
+
+
+def test_rfv_is_the_scaled_file_alone():
+    # RFV at 1024 entries: ratio 0.94 / 2 + 0.01 = 0.48 of its register file, no compressor
+    # or metadata energy (the paper's "negligible cost for the rename table and metadata")
+    base, rl = _cfgs(design="rfv", entries_per_sm=1024)
+    e = regless_energy(BASE, BASE, base, rl)
+    assert math.isclose(e.osu_j, 0.48 * RF_BASE, rel_tol=1e-9)
+    assert e.compressor_j == 0 and e.meta_j == 0
+    assert math.isclose(e.gpu_j, CONST + 0.48 * RF_BASE, rel_tol=1e-9)
+    with pytest.raises(ConfigError):
+        resolve_config("gtx980", overrides=["regless.design=rfh"])

@@ -23,6 +23,11 @@ class RegLessConfig(ConfigBase):
 
     enabled: bool = False
     """Operand staging units and the capacity manager when True; False is the baseline."""
+    design: str = "regless"
+    """``regless``: the paper's design. ``rfv``: its RFV baseline (Jeon et al., MICRO'15), a
+    renamed physical register file of ``entries_per_sm`` registers (the paper: 1024, half the
+    file) allocated at first write and released at the compiler's release points; meant with
+    ``sm.sched_policy=two_level`` (spec §5.3)."""
     entries_per_sm: int = 512
     """OSU capacity per SM in warp-registers (paper: 512 = 25 % of a 2048-entry file); split
     over one shard per warp scheduler x 8 banks, so a multiple of 8 x ``sm.n_schedulers``."""
@@ -62,5 +67,7 @@ class RegLessConfig(ConfigBase):
             self._fail("entries_per_sm", "at most 8192 entries per SM")
         self._at_least("max_regs_per_region", 0)
         self._at_least("compressor_lines", 1)
+        if self.design not in ("regless", "rfv"):
+            self._fail("design", "one of regless, rfv")
         for name in ("osu_energy_ratio", "compressor_pj", "compressor_leak_mw", "meta_word_pj"):
             self._at_least(name, 0)

@@ -45,6 +45,12 @@ MACHINE = ("l1d.write_alloc_policy=write_allocate",)
 allocate on a write miss, which would send every evicted register line to L2."""
 
 
+RFV = ("regless.design=rfv", "sm.sched_policy=two_level", "sm.n_two_level_active_warps=4")
+"""The paper's RFV baseline: a renamed half-size file (1024 entries) with the two-level
+scheduler, 4 active warps per scheduler (spec §5.3 item 4: 25 % of 16)."""
+RFV_ENTRIES = 1024
+
+
 def overrides(entries: int | None, extra: tuple[str, ...] = ()) -> list[str]:
     """Config overrides of the baseline (``entries`` None) or RegLess with ``entries``."""
     return [*MACHINE] if entries is None else [*MACHINE, "regless.enabled=true",
@@ -79,13 +85,16 @@ def run_one(bench: str, size: str, entries: int | None,
 
 
 def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, ...],
-                   out: Path, *, no_compressor: bool = False) -> dict[str, Any]:
+                   out: Path, *, no_compressor: bool = False,
+                   rfv: bool = False) -> dict[str, Any]:
     """Every benchmark at the baseline and each capacity (and, with ``no_compressor``, at 512
-    entries without the compressor: ``rl512_nc``); the summary."""
+    entries without the compressor: ``rl512_nc``; with ``rfv``, the RFV baseline: ``rfv``);
+    the summary."""
     from warpsim.arch import resolve_config
 
     cfgs = {c: resolve_config(CONFIG, overrides=overrides(c)) for c in (None, *capacities)}
     nc_cfg = resolve_config(CONFIG, overrides=overrides(512, NO_COMPRESSOR))
+    rfv_cfg = resolve_config(CONFIG, overrides=overrides(RFV_ENTRIES, RFV))
     per: dict[str, Any] = {}
     for bench, size in benches:
         base = run_one(bench, size, None)
@@ -96,6 +105,9 @@ def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, 
         if no_compressor:
             row["rl512_nc"] = bench_row(base, run_one(bench, size, 512, NO_COMPRESSOR),
                                         cfgs[None], nc_cfg)
+        if rfv:
+            row["rfv"] = bench_row(base, run_one(bench, size, RFV_ENTRIES, RFV), cfgs[None],
+                                   rfv_cfg)
         per[bench] = row
     summary = summarize(per, capacities, CONFIG)
     out.mkdir(parents=True, exist_ok=True)
@@ -110,7 +122,7 @@ def reproduce_regless(*, quick: bool, out: Path, jobs: int | None = None,
     del jobs, dask
     if quick:
         return run_experiment(BENCH_QUICK, (512,), out)
-    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out, no_compressor=True)
+    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out, no_compressor=True, rfv=True)
 
 
 register_reproduction(

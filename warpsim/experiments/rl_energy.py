@@ -19,6 +19,9 @@ declaration)::
                   register lines' L1/L2/DRAM traffic are in E_total already)
     E_L1(lines) = line_loads x L1 read-hit pJ + line_stores x L1 write-hit pJ   (reported only)
 
+RFV (``regless.design=rfv``, spec §6.1): E_RS = ratio(1024 entries) x its register file; no
+compressor, the rename table and metadata cost nothing (the paper's assumption).
+
 Assumptions: [A] ratio(C) = ``regless.osu_energy_ratio`` or, when 0, the spec's placeholder
 0.94 C / 2048 + 0.01 (the paper's area/power are figures only); the GPUWattch GTX480 table is
 the gtx980 preset's (``power.presets``): no GTX 980 table exists.
@@ -125,11 +128,15 @@ def regless_energy(base_stats: Mapping[str, float], rl_stats: Mapping[str, float
     bd_rl = energy_for_gpu(counts, rl_gpu, table)
     rf_rl = bd_rl.by_component_j["register_file"]
     osu = osu_ratio(rl) * rf_rl
-    comp = (rl_stats.get("rl_compressor_ops", 0) * rl.compressor_pj * 1e-12
-            + rl.compressor_leak_mw * 1e-3 * rl_gpu.sm.n_sms * bd_rl.seconds)
-    meta = rl_stats.get("rl_meta_words", 0) * rl.meta_word_pj * 1e-12
+    comp = meta = 0.0
+    if rl.design == "regless":  # RFV: no compressor, free rename table and metadata (§6)
+        comp = (rl_stats.get("rl_compressor_ops", 0) * rl.compressor_pj * 1e-12
+                + rl.compressor_leak_mw * 1e-3 * rl_gpu.sm.n_sms * bd_rl.seconds)
+        meta = rl_stats.get("rl_meta_words", 0) * rl.meta_word_pj * 1e-12
+    mech = bd_rl.by_component_j.get("regless", 0.0)
     reg_l1 = (rl_stats.get("rl_line_loads", 0) * _entry_pj(table, "l1d_read_hits")
               + rl_stats.get("rl_line_stores", 0) * _entry_pj(table, "l1d_write_hits")) * 1e-12
     return RegLessEnergy(rf_base_j=bd_base.by_component_j["register_file"],
                          gpu_base_j=bd_base.total_j, osu_j=osu, compressor_j=comp,
-                         meta_j=meta, reg_l1_j=reg_l1, gpu_j=bd_rl.total_j - rf_rl + osu)
+                         meta_j=meta, reg_l1_j=reg_l1,
+                         gpu_j=bd_rl.total_j - rf_rl + osu - mech + comp + meta)

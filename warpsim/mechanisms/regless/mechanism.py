@@ -28,6 +28,13 @@ from warpsim.mechanisms.regless.hooks import (
     rl_on_warp_launch,
 )
 from warpsim.mechanisms.regless.regions import N_BANKS
+from warpsim.mechanisms.regless.rfv import (
+    rfv_can_issue,
+    rfv_on_issue,
+    rfv_on_retire,
+    rfv_on_warp_exit,
+    rfv_on_warp_launch,
+)
 from warpsim.mechanisms.regless.state import (
     RG_NOISSUE_END,
     STAT_NAMES,
@@ -78,6 +85,12 @@ class RegLess(Mechanism):
         self.max_regs = rl.max_regs_per_region or max(1, shard // 4)
         self.predicated_is_soft = rl.predicated_is_soft
         self.plans: dict[str, RegionPlan] = {}
+        self.rfv = rl.design == "rfv"
+        if self.rfv:
+            self.hooks = self.hooks._replace(
+                can_issue=rfv_can_issue, on_issue=rfv_on_issue, on_retire=rfv_on_retire,
+                on_warp_launch=rfv_on_warp_launch, on_warp_exit=rfv_on_warp_exit)
+            return
         self.hooks = self.hooks._replace(
             can_issue=rl_can_issue, on_issue=rl_on_issue, on_retire=rl_on_retire,
             on_warp_launch=rl_on_warp_launch, on_warp_exit=rl_on_warp_exit,
@@ -119,6 +132,9 @@ class RegLess(Mechanism):
                            maxreg=maxreg, base=BACKING_STORE_BASE,
                            l1_latency=l1_hit_threshold(cfg), compressor=cfg.regless.compressor,
                            cc_lines=cfg.regless.compressor_lines, eng_dst=eng_dst)
+        if self.rfv:  # one physical pool per scheduler: [free, capacity]
+            state.free[:, :, 0] = cfg.regless.entries_per_sm // cfg.sm.n_schedulers
+            state.free[:, :, 1] = state.free[:, :, 0]
         return _LaunchState(state, plan, self._n_values)
 
     def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:

@@ -46,15 +46,16 @@ F_SRC_ERASE, F_SRC_EVICT, F_DST_ERASE, F_DST_EVICT = 1, 2, 3, 4
  ST_EVICT_DIRTY, ST_HDR_INV, ST_L1_INV, ST_OSU_READS, ST_OSU_WRITES, ST_META, ST_OVERCOMMIT,
  ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS, ST_PRELOAD_L1, ST_PRELOAD_L2,
  ST_LINE_LOADS, ST_LINE_STORES, ST_COMP_OPS, ST_MEM_LAT, ST_PRELOAD_COMP, ST_EVICT_COMPRESSED,
- ST_COMP_FILLS, ST_COMP_WB) = range(27)
-N_ST = 27
+ ST_COMP_FILLS, ST_COMP_WB, ST_RFV_STALLS, ST_RFV_THROTTLED, ST_RFV_PEAK) = range(30)
+N_ST = 30
 STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "preload_undefined",
               "evictions_clean", "evictions_dirty", "header_invalidations", "l1_invalidations",
               "osu_reads", "osu_writes", "meta_words", "osu_overcommits",
               "region_cycles", "memq_full", "invalidating_reads", "region_insns",
               "preload_l1", "preload_l2", "line_loads", "line_stores", "compressor_ops",
               "preload_mem_cycles", "preload_compressor", "evictions_compressed",
-              "comp_line_fills", "comp_line_writebacks")
+              "comp_line_fills", "comp_line_writebacks", "rfv_alloc_stalls",
+              "rfv_throttled_stalls", "rfv_peak_registers")
 
 K_BANKS = 8
 
