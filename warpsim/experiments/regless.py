@@ -8,8 +8,9 @@ the capacity sweep with its Pareto frontier (Fig. 13), preload sources and L1/L2
 (Figs. 17-18) and region statistics (Table 2). Writes ``summary.json`` in the result folder
 and returns it (``--json`` prints it): ``mean_slowdown``, ``rf_energy_saving``,
 ``gpu_energy_saving``, ``preload_l1_fraction``, ``preload_l2_fraction``,
-``mean_region_instructions``, ``capacity_sweep``, ``pareto_capacities``, ``per_benchmark``,
-the RFV/RFH entries (None: not modelled) and ``paper``.
+``mean_region_instructions``, ``capacity_sweep``, ``pareto_capacities``,
+``no_compressor_slowdown``, ``per_benchmark``, ``rfv`` (the full run's RFV baseline), ``rfh``
+(None: not modelled) and ``paper``.
 
 Follows: specs/regless.md §5.1, §6.1, §8; docs/reproductions/regless.md. The summary's
 arithmetic is ``rl_analysis.py``; the energy ``rl_energy.py``.
