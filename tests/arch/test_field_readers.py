@@ -91,7 +91,10 @@ READERS: dict[str, tuple[str, str]] = {
         "bypass", "scoreboard_entries", "branch_predictor", "gshare_history_bits", "sm_kinds")},
     "regless.enabled": (MECH + "registry.py", "enabled"),
     **{f"regless.{f}": (MECH + "regless/mechanism.py", f) for f in (
-        "entries_per_sm", "max_regs_per_region", "predicated_is_soft")},
+        "entries_per_sm", "max_regs_per_region", "predicated_is_soft", "compressor", "design",
+        "compressor_lines")},
+    **{f"regless.{f}": ("warpsim/experiments/rl_energy.py", f) for f in (
+        "osu_energy_ratio", "compressor_pj", "compressor_leak_mw", "meta_word_pj")},
     **{f"warpman.{f}": (MECH + "warpman/state.py", f) for f in (
         "mode", "n_warp_threshold", "dueling_epoch_cycles", "n_leader_spatial_sm",
         "n_leader_temp_sm")},

@@ -2,61 +2,81 @@
 (the paper's Table 1): ``warpsim reproduce regless [--quick] [--json]``.
 
 Runs warpsim's Rodinia-like benchmarks under the baseline register file and RegLess at 512
-entries per SM (the full run adds the 128/256/1024 capacity sweep), and reports runtime
-against the full register file (Fig. 11's geomean), preload sources (Fig. 17) and region
-statistics (Table 2's instructions per region). Writes ``summary.json`` in the result folder and
-returns it (``--json`` prints it): ``mean_slowdown``, ``preload_l1_fraction``,
-``preload_l2_fraction``, ``mean_region_instructions``, ``per_benchmark``,
-``rf_energy_saving``/``gpu_energy_saving`` and the RFV/RFH entries (None: not modelled yet),
-``paper``.
+entries per SM (the full run adds the 128-2048 capacity sweep), and reports runtime against
+the full register file (Fig. 16's geomean), register-structure and GPU energy (Figs. 14-15),
+the capacity sweep with its Pareto frontier (Fig. 13), preload sources and L1/L2 traffic
+(Figs. 17-18) and region statistics (Table 2). Writes ``summary.json`` in the result folder
+and returns it (``--json`` prints it): ``mean_slowdown``, ``rf_energy_saving``,
+``gpu_energy_saving``, ``preload_l1_fraction``, ``preload_l2_fraction``,
+``mean_region_instructions``, ``capacity_sweep``, ``pareto_capacities``,
+``no_compressor_slowdown``, ``per_benchmark``, ``rfv`` (the full run's RFV baseline), ``rfh``
+(None: not modelled) and ``paper``.
 
-Follows: specs/regless.md §8; docs/reproductions/regless.md.
+Follows: specs/regless.md §5.1, §6.1, §8; docs/reproductions/regless.md. The summary's
+arithmetic is ``rl_analysis.py``; the energy ``rl_energy.py``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
 
+from warpsim.experiments.rl_analysis import PAPER, bench_row, summarize
 from warpsim.runner.reproduce import register_reproduction
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "PAPER", "reproduce_regless", "run_one"]
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "CAPACITIES_FULL", "CONFIG", "PAPER",
+           "reproduce_regless", "run_experiment", "run_one"]
 
 CONFIG = "gtx980"
 BENCH_QUICK = (("hotspot", "tiny"), ("pathfinder", "tiny"), ("bfs", "tiny"))
 BENCH_FULL = (*BENCH_QUICK, ("nw", "tiny"), ("srad", "tiny"), ("backprop", "tiny"))
-CAPACITIES_FULL = (128, 256, 512, 1024)
-PAPER = {"rf_energy_saving": 0.753, "gpu_energy_saving": 0.11, "mean_slowdown": 0.0,
-         "preload_l1_fraction": 0.009, "preload_l2_fraction": 0.00013,
-         "mean_region_instructions": 7.23, "rfv_rf_energy_saving": 0.452,
-         "rfv_gpu_energy_saving": 0.037, "rfh_rf_energy_saving": 0.620,
-         "rfh_gpu_energy_saving": 0.029}
-"""The paper's headline numbers (§6; Table 2 mean over its 21 benchmarks)."""
+CAPACITIES_FULL = (128, 256, 512, 1024, 2048)
+"""Fig. 13's sweep (spec §5.1: 128 to 2048 entries per SM, multiples of 32)."""
 
 
-def run_one(bench: str, size: str, entries: int | None) -> dict[str, Any]:
-    """One benchmark, baseline (``entries`` None) or RegLess with ``entries`` per SM."""
+NO_COMPRESSOR = ("regless.compressor=false",)
+"""§6.4's ablation: RegLess-512 without the compressor (paper: 10.2 % slower)."""
+
+
+MACHINE = ("l1d.write_alloc_policy=write_allocate",)
+"""[A] Both runs: the L1 writes local (register) lines back and allocates them without a fetch
+(§4.5: "write-back ... the old value does not need to be fetched"); gtx980's L1 does not
+allocate on a write miss, which would send every evicted register line to L2."""
+
+
+RFV = ("regless.design=rfv", "sm.sched_policy=two_level", "sm.n_two_level_active_warps=4")
+"""The paper's RFV baseline: a renamed half-size file (1024 entries) with the two-level
+scheduler, 4 active warps per scheduler (spec §5.3 item 4: 25 % of 16)."""
+RFV_ENTRIES = 1024
+
+
+def overrides(entries: int | None, extra: tuple[str, ...] = ()) -> list[str]:
+    """Config overrides of the baseline (``entries`` None) or RegLess with ``entries``."""
+    return [*MACHINE] if entries is None else [*MACHINE, "regless.enabled=true",
+                                               f"regless.entries_per_sm={entries}", *extra]
+
+
+def run_one(bench: str, size: str, entries: int | None,
+            extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One benchmark, baseline (``entries`` None) or RegLess with ``entries`` per SM: its
+    cycles, verification, every statistic (``stats``) and the compiler's static region means."""
     from warpsim.bench import run_benchmark
     from warpsim.runtime import Device
 
-    ov = [] if entries is None else ["regless.enabled=true",
-                                      f"regless.entries_per_sm={entries}"]
-    dev = Device(config=CONFIG, overrides=ov)
+    dev = Device(config=CONFIG, overrides=overrides(entries, extra))
     t0 = time.perf_counter()
     try:
         res = run_benchmark(bench, size=size, device=dev)
-        stats = dict(dev.stats)
+        stats = {k: v for k, v in dict(dev.stats).items() if isinstance(v, int | float)}
         sim = getattr(dev, "_timing_sim", None)
         plans = dict(getattr(getattr(sim, "mechanism", None), "plans", {}) or {})
     finally:
         dev.close()
-    out = {"bench": bench, "entries": entries, "verified": bool(res.verified),
-           "cycles": int(stats.get("gpu_tot_sim_cycle", 0)),
-           "wall_s": round(time.perf_counter() - t0, 2),
-           **{k: v for k, v in stats.items() if k.startswith("rl_")}}
+    out: dict[str, Any] = {"bench": bench, "entries": entries, "verified": bool(res.verified),
+                           "cycles": int(stats.get("gpu_tot_sim_cycle", 0)),
+                           "wall_s": round(time.perf_counter() - t0, 2), "stats": stats}
     if plans:
         regs = [r for p in plans.values() for r in p.regions]
         out["static_insns_per_region"] = sum(r.n_insns for r in regs) / max(1, len(regs))
@@ -65,61 +85,32 @@ def run_one(bench: str, size: str, entries: int | None) -> dict[str, Any]:
     return out
 
 
-def _gm(xs: list[float]) -> float | None:
-    xs = [x for x in xs if x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
-
-
 def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, ...],
-                   out: Path) -> dict[str, Any]:
-    """Every benchmark at the baseline and each capacity; the summary."""
+                   out: Path, *, no_compressor: bool = False,
+                   rfv: bool = False) -> dict[str, Any]:
+    """Every benchmark at the baseline and each capacity (and, with ``no_compressor``, at 512
+    entries without the compressor: ``rl512_nc``; with ``rfv``, the RFV baseline: ``rfv``);
+    the summary."""
+    from warpsim.arch import resolve_config
+
+    cfgs = {c: resolve_config(CONFIG, overrides=overrides(c)) for c in (None, *capacities)}
+    nc_cfg = resolve_config(CONFIG, overrides=overrides(512, NO_COMPRESSOR))
+    rfv_cfg = resolve_config(CONFIG, overrides=overrides(RFV_ENTRIES, RFV))
     per: dict[str, Any] = {}
     for bench, size in benches:
         base = run_one(bench, size, None)
-        row: dict[str, Any] = {"cycles_base": base["cycles"], "verified": base["verified"]}
+        row: dict[str, Any] = {"size": size, "cycles_base": base["cycles"],
+                               "verified": base["verified"]}
         for cap in capacities:
-            r = run_one(bench, size, cap)
-            pre = max(1, r.get("rl_preloads", 0))
-            row[f"rl{cap}"] = {
-                "cycles": r["cycles"], "runtime_ratio": r["cycles"] / max(1, base["cycles"]),
-                "verified": r["verified"],
-                "preload_osu_fraction": r.get("rl_preload_osu", 0) / pre,
-                "preload_l1_fraction": r.get("rl_preload_l1", 0) / pre,
-                "preload_undefined_fraction": r.get("rl_preload_undefined", 0) / pre,
-                "evictions_dirty": r.get("rl_evictions_dirty", 0),
-                "cm_capacity_stall_cycles": r.get("rl_cm_capacity_stall_cycles", 0),
-                "regions_executed": r.get("rl_regions_executed", 0),
-                "dynamic_insns_per_region": (r.get("rl_region_insns", 0)
-                                             / max(1, r.get("rl_regions_executed", 0))),
-                "cycles_per_region": (r.get("rl_region_cycles", 0)
-                                      / max(1, r.get("rl_regions_executed", 0))),
-                "static_insns_per_region": r.get("static_insns_per_region"),
-                "static_need_per_region": r.get("static_need_per_region"),
-                "static_inputs_per_region": r.get("static_inputs_per_region"),
-                "meta_words": r.get("rl_meta_words", 0),
-                "osu_overcommits": r.get("rl_osu_overcommits", 0)}
+            row[f"rl{cap}"] = bench_row(base, run_one(bench, size, cap), cfgs[None], cfgs[cap])
+        if no_compressor:
+            row["rl512_nc"] = bench_row(base, run_one(bench, size, 512, NO_COMPRESSOR),
+                                        cfgs[None], nc_cfg)
+        if rfv:
+            row["rfv"] = bench_row(base, run_one(bench, size, RFV_ENTRIES, RFV), cfgs[None],
+                                   rfv_cfg)
         per[bench] = row
-    main = "rl512"
-    ratios = [p[main]["runtime_ratio"] for p in per.values() if main in p]
-    gm = _gm(ratios)
-    pre = [p[main] for p in per.values() if main in p]
-    summary: dict[str, Any] = {
-        "config": CONFIG, "capacities": list(capacities),
-        "mean_slowdown": None if gm is None else gm - 1.0,
-        "preload_l1_fraction": (sum(x["preload_l1_fraction"] for x in pre) / len(pre)
-                                if pre else None),
-        "preload_l2_fraction": None,
-        "mean_region_instructions": (sum(x["static_insns_per_region"] or 0 for x in pre)
-                                     / len(pre) if pre else None),
-        "rf_energy_saving": None, "gpu_energy_saving": None,
-        "rfv": {"rf_energy_saving": None, "gpu_energy_saving": None},
-        "rfh": {"rf_energy_saving": None, "gpu_energy_saving": None},
-        "not_modelled": ["energy (no event energies declared yet)", "compressor",
-                         "L1 vs L2 source of register lines", "RFV and RFH baselines",
-                         "metadata fetch slots"],
-        "capacity_sweep": {f"rl{c}": _gm([p[f"rl{c}"]["runtime_ratio"] for p in per.values()
-                                           if f"rl{c}" in p]) for c in capacities},
-        "per_benchmark": per, "paper": PAPER}
+    summary = summarize(per, capacities, CONFIG)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
@@ -132,10 +123,11 @@ def reproduce_regless(*, quick: bool, out: Path, jobs: int | None = None,
     del jobs, dask
     if quick:
         return run_experiment(BENCH_QUICK, (512,), out)
-    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out)
+    return run_experiment(BENCH_FULL, CAPACITIES_FULL, out, no_compressor=True, rfv=True)
 
 
 register_reproduction(
     "regless", reproduce_regless,
-    "RegLess (Kloosterman et al., MICRO-50 2017): runtime vs the full register file, preload "
-    "sources, region statistics, capacity sweep")
+    "RegLess (Kloosterman et al., MICRO-50 2017): runtime and energy vs the full register "
+    "file, capacity sweep and Pareto frontier, preload sources, L1/L2 traffic, region "
+    "statistics")

@@ -29,9 +29,11 @@ from typing import Any
 import numpy as np
 
 from warpsim._jit import jit
+from warpsim.functional.lane_patterns import RL_PATTERN_BIT, rl_pattern
 
 __all__ = [
     "BDI_NA",
+    "RL_PATTERN_BIT",
     "SIG_KEYS",
     "LaunchTrace",
     "TraceBuilder",
@@ -95,7 +97,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+                           | rl_pattern(row))
             uni[w, col] = x == 0
             continue
         if ex == full:
@@ -129,7 +132,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+                           | rl_pattern(row))
             uni[w, col] = x == 0
             continue
         # reference for uniformity: the first active lane (lane 0 when none is active)
@@ -173,7 +177,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             e0 = min(e0, e)
             e1 = max(e1, e)
         sig[w, col] = s
-        bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+        bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+                       | rl_pattern(row))
         uni[w, col] = x == 0
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from warpsim.arch.regless import RegLessConfig
 from warpsim.mechanisms.spec import MechanismSpec
 
-__all__ = ["HOOKS", "NAME", "PAPER", "SPEC"]
+__all__ = ["ENERGY", "HOOKS", "NAME", "PAPER", "SPEC", "STATIC"]
 
 NAME = "regless"
 PAPER = "Kloosterman et al., RegLess: Just-in-Time Operand Staging for GPUs (MICRO-50 2017)"
@@ -21,7 +21,13 @@ HOOKS = ("compile_pass", "on_warp_launch", "on_warp_exit", "can_issue", "on_issu
          "on_retire", "on_cycle_end", "mem_request", "on_mem_sent", "on_mem_complete")
 """The hook points it implements (``mechanisms/hooks.py``)."""
 
+ENERGY = (("rl_compressor_ops", "compressor_pj"), ("rl_meta_words", "meta_word_pj"))
+"""Dynamic energy of its own units: compressor operations, metadata fetch and decode. The OSUs
+replace the register file: ``experiments/rl_energy.py`` scales that component (spec §6.1)."""
+STATIC = (("compressor_leak_mw", None),)
+"""Leakage of the SM's compressors."""
+
 SPEC = MechanismSpec(name=NAME, paper=PAPER, config=RegLessConfig,
                      implementation="warpsim.mechanisms.regless.mechanism:RegLess",
-                     hooks=HOOKS, stat_prefix="rl_")
-"""The mechanism's declaration (``registry.PACKAGES``); energy events are not declared yet."""
+                     hooks=HOOKS, stat_prefix="rl_", energy=ENERGY, static=STATIC)
+"""The mechanism's declaration (``registry.PACKAGES``)."""

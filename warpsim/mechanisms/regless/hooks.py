@@ -20,7 +20,14 @@ Assumptions (docs/mechanisms/regless.md):
       its turn); its reservation returns to the free counters except long-latency destinations
       not yet written, which return as they retire; the warp is pushed on its shard's stack
       once every instruction it issued has retired.
-  [A] The compressor is not modelled: every evicted dirty line is written uncompressed.
+  [A] The compressor (``backing_store.py``): an evicted dirty line whose value (the trace's
+      real register value, ``RL_PATTERN_BIT``) matches a pattern goes into the shard's
+      compressor cache, else it is one 128 B store; a preload miss costs +1 cycle (bit-vector
+      check) and +2 more when the register is compressed; compressor operations (checks,
+      matches, decompressions) are counted for energy.
+  [A] A preloaded line is an L1 hit when its data arrives at most ``l1d.hit_latency_cycles +
+      l2.hit_latency_cycles // 2`` cycles after the L1 port accepted it, else it came from L2
+      or DRAM (the engine reports no hit/miss per request).
 """
 
 from __future__ import annotations
@@ -28,6 +35,13 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim._jit import jit
+from warpsim.mechanisms.regless.backing_store import (
+    TAG_STORE,
+    cc_access,
+    compressed_line_addr,
+    enqueue,
+    line_addr,
+)
 from warpsim.mechanisms.regless.state import (
     F_DST_ERASE,
     F_DST_EVICT,
@@ -35,7 +49,8 @@ from warpsim.mechanisms.regless.state import (
     F_SRC_EVICT,
     K_BANKS,
     P_BANK_CAP,
-    P_BASE,
+    P_COMP,
+    P_L1_LAT,
     P_MAXREG,
     P_NS,
     P_NW,
@@ -43,6 +58,9 @@ from warpsim.mechanisms.regless.state import (
     R_ABSENT,
     R_CACHED,
     R_PINNED,
+    RC_COMPRESSED,
+    RC_MEM,
+    RC_PATTERN,
     RG_END,
     RG_META,
     RG_NHINV,
@@ -56,17 +74,24 @@ from warpsim.mechanisms.regless.state import (
     S_NONE,
     S_PRELOADING,
     ST_ACTIVE_CYCLES,
+    ST_COMP_OPS,
     ST_EVICT_CLEAN,
+    ST_EVICT_COMPRESSED,
     ST_EVICT_DIRTY,
     ST_HDR_INV,
     ST_INV_READS,
     ST_L1_INV,
-    ST_MEMQ_FULL,
+    ST_LINE_LOADS,
+    ST_LINE_STORES,
+    ST_MEM_LAT,
     ST_META,
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
+    ST_PRELOAD_COMP,
     ST_PRELOAD_L1,
+    ST_PRELOAD_L2,
+    ST_PRELOAD_MEM,
     ST_PRELOAD_OSU,
     ST_PRELOAD_UNDEF,
     ST_PRELOADS,
@@ -88,31 +113,6 @@ __all__ = ["rl_can_issue", "rl_mem_request", "rl_on_cycle_end", "rl_on_issue",
            "rl_on_mem_complete", "rl_on_mem_sent", "rl_on_retire", "rl_on_warp_exit",
            "rl_on_warp_launch"]
 
-_TAG_STORE = 1 << 30
-
-
-@jit
-def _addr(hs, sm, w, r):  # pragma: no cover - jit
-    """Register backing-store line of (sm, warp slot, register): R-major, then warp (§4.5)."""
-    p = hs.prm
-    return p[P_BASE] + ((sm * p[P_MAXREG] + r) * p[P_NW] + w) * 128
-
-
-@jit
-def _enqueue(hs, sm, kind, addr, tag):  # pragma: no cover - jit
-    q = hs.memq_ht
-    cap = hs.prm[P_QCAP]
-    if q[sm, 1] >= cap:
-        hs.st[ST_MEMQ_FULL] += 1
-        return False
-    k = (q[sm, 0] + q[sm, 1]) % cap
-    hs.memq[sm, k, 0] = kind
-    hs.memq[sm, k, 1] = addr
-    hs.memq[sm, k, 2] = tag
-    q[sm, 1] += 1
-    return True
-
-
 @jit
 def _release(hs, sm, w, r, cycle):  # pragma: no cover - jit
     """A pinned entry joins the clean or dirty list (evict)."""
@@ -128,6 +128,23 @@ def _drop(hs, sm, w, r):  # pragma: no cover - jit
         hs.occ[sm, w % hs.prm[P_NS], (w + r) & 7] -= 1
     hs.reg[sm, w, r, 0] = R_ABSENT
     hs.reg[sm, w, r, 1] = 0
+
+
+@jit
+def _evict_dirty(hs, sm, w, r):  # pragma: no cover - jit
+    """A dirty line leaves the OSU: into the compressor when its value matches a pattern
+    (§4.4), else one 128 B store to its backing-store line (§4.3.4)."""
+    hs.st[ST_EVICT_DIRTY] += 1
+    hs.reg[sm, w, r, RC_MEM] = 1
+    hs.reg[sm, w, r, RC_COMPRESSED] = 0
+    if hs.prm[P_COMP]:
+        hs.st[ST_COMP_OPS] += 1  # the pattern match
+        if hs.reg[sm, w, r, RC_PATTERN]:
+            hs.st[ST_EVICT_COMPRESSED] += 1
+            hs.reg[sm, w, r, RC_COMPRESSED] = 1
+            cc_access(hs, sm, w, r, 1)
+            return
+    enqueue(hs, sm, MK_ST_LOCAL, line_addr(hs, sm, w, r), TAG_STORE)
 
 
 @jit
@@ -159,9 +176,7 @@ def _allocate(hs, sm, w, r):  # pragma: no cover - jit
             hs.st[ST_OVERCOMMIT] += 1  # every entry pinned (spec §4.2.8: transient)
         else:
             if hs.reg[sm, best_w, best_r, 1]:
-                hs.st[ST_EVICT_DIRTY] += 1
-                _enqueue(hs, sm, MK_ST_LOCAL, _addr(hs, sm, best_w, best_r), _TAG_STORE)
-                hs.reg[sm, best_w, best_r, 2] = 1
+                _evict_dirty(hs, sm, best_w, best_r)
             else:
                 hs.st[ST_EVICT_CLEAN] += 1
             _drop(hs, sm, best_w, best_r)
@@ -234,9 +249,11 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
         if hs.reg[sm, w, r, 2]:
             hs.st[ST_L1_INV] += 1
             hs.reg[sm, w, r, 2] = 0
+            hs.reg[sm, w, r, RC_COMPRESSED] = 0
     per_bank = np.zeros(K_BANKS, np.int64)
     lat = 0
     miss = 0
+    comp = 0
     for k in range(hs.rg[rid, RG_NIN]):
         r = hs.rg_in[rid, k, 0]
         b = (w + r) & 7
@@ -247,23 +264,34 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
             hs.reg[sm, w, r, 0] = R_PINNED
         else:
             _allocate(hs, sm, w, r)
-            miss = 1
-            if hs.reg[sm, w, r, 2]:
-                hs.st[ST_PRELOAD_L1] += 1
-                if _enqueue(hs, sm, MK_LD_LOCAL, _addr(hs, sm, w, r), w):
+            miss = hs.prm[P_COMP]  # the compressed bit-vector check: +1 cycle (§4.3.3)
+            hs.st[ST_COMP_OPS] += miss
+            if hs.reg[sm, w, r, RC_COMPRESSED]:
+                comp = 2  # tag match and decompression (§4.3.3)
+                hs.st[ST_COMP_OPS] += 1
+                if cc_access(hs, sm, w, r, 0):
+                    hs.st[ST_PRELOAD_COMP] += 1
+                else:
+                    hs.st[ST_PRELOAD_MEM] += 1
+                    if enqueue(hs, sm, MK_LD_LOCAL, compressed_line_addr(hs, sm, w, r), w):
+                        hs.w[sm, w, W_OUT] += 1
+            elif hs.reg[sm, w, r, RC_MEM]:
+                hs.st[ST_PRELOAD_MEM] += 1
+                if enqueue(hs, sm, MK_LD_LOCAL, line_addr(hs, sm, w, r), w):
                     hs.w[sm, w, W_OUT] += 1
             else:
                 hs.st[ST_PRELOAD_UNDEF] += 1
         if hs.rg_in[rid, k, 1]:
             hs.st[ST_INV_READS] += 1
             hs.reg[sm, w, r, 2] = 0
+            hs.reg[sm, w, r, RC_COMPRESSED] = 0
         if per_bank[b] > lat:
             lat = per_bank[b]
     hs.w[sm, w, W_STATE] = S_PRELOADING
     hs.w[sm, w, W_REGION] = rid
     hs.w[sm, w, W_POS] = pc - 1
     hs.w[sm, w, W_ALLOW_PC] = -1
-    hs.w[sm, w, W_READY] = cycle + 1 + lat + miss
+    hs.w[sm, w, W_READY] = cycle + 1 + lat + miss + comp
     hs.w[sm, w, W_ACT_CYCLE] = cycle
     hs.st[ST_REGIONS] += 1
     hs.st[ST_META] += hs.rg[rid, RG_META]
@@ -330,6 +358,15 @@ def rl_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     w = warp
     hs.w[sm, w, W_POS] = pc
     hs.w[sm, w, W_INFLIGHT] += 1
+    row = rec - hs.rec_base[0]
+    pat = hs.rec[row, 0] if 0 <= row < hs.rec.shape[0] else 0
+    if pc < hs.eng_dst.shape[0]:
+        for j in range(hs.eng_dst.shape[1]):  # the written values' compressor patterns
+            r = hs.eng_dst[pc, j]
+            if r < 0:
+                break
+            if r < hs.prm[P_MAXREG]:
+                hs.reg[sm, w, r, RC_PATTERN] = (pat >> j) & 1
     hs.st[ST_OSU_READS] += hs.pc_info[pc, 1]
     ll = hs.pc_info[pc, 0]
     for k in range(hs.pc_dst.shape[1]):
@@ -404,6 +441,7 @@ def rl_on_warp_exit(hs, sm, warp, cycle):  # pragma: no cover - jit
     for r in range(hs.prm[P_MAXREG]):
         _drop(hs, sm, w, r)
         hs.reg[sm, w, r, 2] = 0
+        hs.reg[sm, w, r, RC_COMPRESSED] = 0
     for b in range(K_BANKS):
         hs.free[sm, s, b] += hs.w_res[sm, w, b] + hs.w_held[sm, w, b]
         hs.w_res[sm, w, b] = 0
@@ -429,13 +467,28 @@ def rl_on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
     """An accepted line leaves the queue; a refused one is offered again."""
     if accepted:
         q = hs.memq_ht
-        q[sm, 0] = (q[sm, 0] + 1) % hs.prm[P_QCAP]
+        k = q[sm, 0]
+        hs.sent[sm, k] = cycle
+        if hs.memq[sm, k, 0] == MK_LD_LOCAL:
+            hs.st[ST_LINE_LOADS] += 1
+        else:
+            hs.st[ST_LINE_STORES] += 1
+        q[sm, 0] = (k + 1) % hs.prm[P_QCAP]
         q[sm, 1] -= 1
 
 
 @jit
 def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
-    """A preloaded line arrived: one fewer outstanding preload of the warp."""
-    if tag < _TAG_STORE:
-        hs.w[sm, tag, W_OUT] -= 1
-        hs.w[sm, tag, W_READY] = max(hs.w[sm, tag, W_READY], cycle + 1)
+    """A preloaded line arrived: one fewer outstanding preload of the warp; its latency since
+    the port accepted it classifies the source (L1 hit, else L2/DRAM)."""
+    if tag < TAG_STORE:
+        nw = hs.prm[P_NW]
+        w = tag % nw
+        lat = cycle - hs.sent[sm, tag // nw]
+        hs.st[ST_MEM_LAT] += lat
+        if lat <= hs.prm[P_L1_LAT]:
+            hs.st[ST_PRELOAD_L1] += 1
+        else:
+            hs.st[ST_PRELOAD_L2] += 1
+        hs.w[sm, w, W_OUT] -= 1
+        hs.w[sm, w, W_READY] = max(hs.w[sm, w, W_READY], cycle + 1)

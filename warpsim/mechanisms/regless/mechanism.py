@@ -15,6 +15,7 @@ import numpy as np
 from warpsim.errors import ConfigError
 from warpsim.mechanisms.base import LaunchInfo, Mechanism
 from warpsim.mechanisms.regless.annotate import RegionPlan, compile_regions
+from warpsim.mechanisms.regless.backing_store import record_patterns
 from warpsim.mechanisms.regless.hooks import (
     rl_can_issue,
     rl_mem_request,
@@ -27,6 +28,13 @@ from warpsim.mechanisms.regless.hooks import (
     rl_on_warp_launch,
 )
 from warpsim.mechanisms.regless.regions import N_BANKS
+from warpsim.mechanisms.regless.rfv import (
+    rfv_can_issue,
+    rfv_on_issue,
+    rfv_on_retire,
+    rfv_on_warp_exit,
+    rfv_on_warp_launch,
+)
 from warpsim.mechanisms.regless.state import (
     RG_NOISSUE_END,
     STAT_NAMES,
@@ -37,16 +45,23 @@ from warpsim.mechanisms.regless.state import (
 from warpsim.timing.consts import F_BAR_ARRIVE, F_BARRIER, F_EXIT
 from warpsim.timing.fields import F_PC_FLAGS
 
-__all__ = ["BACKING_STORE_BASE", "RegLess"]
+__all__ = ["BACKING_STORE_BASE", "RegLess", "l1_hit_threshold"]
 
 BACKING_STORE_BASE = 1 << 44
 """[A] Base address of the register backing store: above any device allocation (§4.5)."""
+
+
+def l1_hit_threshold(cfg: Any) -> int:
+    """[A] Latest arrival (cycles after the L1 port accepted the line) of a preload that hit
+    in L1: the L1 hit latency plus half the L2's; the engine reports no hit/miss per request."""
+    return int(cfg.l1d.hit_latency_cycles + cfg.l2.hit_latency_cycles // 2)
 
 
 @dataclass
 class _LaunchState:
     state: RLState
     plan: RegionPlan | None
+    n_values: np.ndarray
 
 
 class RegLess(Mechanism):
@@ -55,6 +70,7 @@ class RegLess(Mechanism):
     ``plans`` keeps the compiler's ``RegionPlan`` per kernel name."""
 
     name = "regless"
+    n_record_columns = 1
     counter_names = ("rl_cm_capacity_stall_cycles",)
 
     def __init__(self, cfg: Any) -> None:
@@ -69,6 +85,12 @@ class RegLess(Mechanism):
         self.max_regs = rl.max_regs_per_region or max(1, shard // 4)
         self.predicated_is_soft = rl.predicated_is_soft
         self.plans: dict[str, RegionPlan] = {}
+        self.rfv = rl.design == "rfv"
+        if self.rfv:
+            self.hooks = self.hooks._replace(
+                can_issue=rfv_can_issue, on_issue=rfv_on_issue, on_retire=rfv_on_retire,
+                on_warp_launch=rfv_on_warp_launch, on_warp_exit=rfv_on_warp_exit)
+            return
         self.hooks = self.hooks._replace(
             can_issue=rl_can_issue, on_issue=rl_on_issue, on_retire=rl_on_retire,
             on_warp_launch=rl_on_warp_launch, on_warp_exit=rl_on_warp_exit,
@@ -101,18 +123,39 @@ class RegLess(Mechanism):
                 rg[k, RG_NOISSUE_END] = int(flags[reg.end] & (F_BARRIER | F_BAR_ARRIVE | F_EXIT)
                                             != 0)
         maxreg = max(1, plan.view.n_regs if plan is not None else 1)
+        eng_dst = getattr(getattr(info, "tables", None), "pc_dst", None)
+        self._n_values = (np.asarray(info.program.n_values, np.int64)
+                          if info.program is not None and hasattr(info.program, "n_values")
+                          else np.zeros(1, np.int64))
         state = make_state(tables, n_sms=cfg.sm.n_sms, n_warps=cfg.sm.n_max_warps,
                            n_shards=cfg.sm.n_schedulers, bank_cap=self.bank_entries,
-                           maxreg=maxreg, base=BACKING_STORE_BASE)
-        return _LaunchState(state, plan)
+                           maxreg=maxreg, base=BACKING_STORE_BASE,
+                           l1_latency=l1_hit_threshold(cfg), compressor=cfg.regless.compressor,
+                           cc_lines=cfg.regless.compressor_lines, eng_dst=eng_dst)
+        if self.rfv:  # one physical pool per scheduler: [free, capacity]
+            state.free[:, :, 0] = cfg.regless.entries_per_sm // cfg.sm.n_schedulers
+            state.free[:, :, 1] = state.free[:, :, 0]
+        return _LaunchState(state, plan, self._n_values)
 
     def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:
         """The engine-scaled capacity-stall counter."""
         launch_state.state = launch_state.state._replace(cnt=counters)
 
+    def record_columns(self, launch_state: _LaunchState, chunk: Any) -> np.ndarray:
+        """Per record: which written values match a compressor pattern (§4.4)."""
+        n = int(chunk.pc.size)
+        cols = np.zeros((n, 1), np.int64)
+        if n and chunk.bdi.size:
+            record_patterns(chunk.order, chunk.pc, chunk.val_start, chunk.bdi,
+                            launch_state.n_values, cols)
+        return cols
+
     def hook_state(self, launch_state: _LaunchState, rec_cols: np.ndarray,
                    rec_base: int) -> RLState:
-        return launch_state.state
+        """The launch's state with this chunk's record columns."""
+        rec = (np.zeros((1, 1), np.int64) if rec_cols is None or rec_cols.size == 0
+               else np.ascontiguousarray(rec_cols, np.int64))
+        return launch_state.state._replace(rec=rec, rec_base=np.array([rec_base], np.int64))
 
     def finish_launch(self, launch_state: _LaunchState,
                       counts: np.ndarray) -> dict[str, int | float]:

@@ -16,8 +16,9 @@ import numpy as np
 __all__ = ["RLState", "make_state", "region_tables"]
 
 # prm: launch constants
-P_NS, P_NW, P_BANK_CAP, P_MAXREG, P_BASE, P_QCAP, P_N_PC = range(7)
-N_PRM = 7
+(P_NS, P_NW, P_BANK_CAP, P_MAXREG, P_BASE, P_QCAP, P_N_PC, P_L1_LAT, P_COMP, P_CC_LINES,
+ P_LPS) = range(11)
+N_PRM = 11
 
 # rg: per region
 RG_START, RG_END, RG_NIN, RG_NHINV, RG_META, RG_NOISSUE_END = range(6)
@@ -33,19 +34,28 @@ S_NONE, S_INACTIVE, S_PRELOADING, S_ACTIVE, S_DRAINING, S_EXITED = range(6)
 
 # reg: residency of (sm, warp, register) in the OSU
 R_ABSENT, R_CACHED, R_PINNED = 0, 1, 2
+# reg columns: residency R_*, dirty, memory copy, last value compressible, copy compressed
+RC_RES, RC_DIRTY, RC_MEM, RC_PATTERN, RC_COMPRESSED = range(5)
+N_RC = 5
 
 # flag kinds per pc (lifetimes.py)
 F_SRC_ERASE, F_SRC_EVICT, F_DST_ERASE, F_DST_EVICT = 1, 2, 3, 4
 
 # st: launch-wide statistics
-(ST_REGIONS, ST_PRELOADS, ST_PRELOAD_OSU, ST_PRELOAD_L1, ST_PRELOAD_UNDEF, ST_EVICT_CLEAN,
+(ST_REGIONS, ST_PRELOADS, ST_PRELOAD_OSU, ST_PRELOAD_MEM, ST_PRELOAD_UNDEF, ST_EVICT_CLEAN,
  ST_EVICT_DIRTY, ST_HDR_INV, ST_L1_INV, ST_OSU_READS, ST_OSU_WRITES, ST_META, ST_OVERCOMMIT,
- ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS) = range(17)
-N_ST = 17
-STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_l1", "preload_undefined",
+ ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS, ST_PRELOAD_L1, ST_PRELOAD_L2,
+ ST_LINE_LOADS, ST_LINE_STORES, ST_COMP_OPS, ST_MEM_LAT, ST_PRELOAD_COMP, ST_EVICT_COMPRESSED,
+ ST_COMP_FILLS, ST_COMP_WB, ST_RFV_STALLS, ST_RFV_THROTTLED, ST_RFV_PEAK) = range(30)
+N_ST = 30
+STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "preload_undefined",
               "evictions_clean", "evictions_dirty", "header_invalidations", "l1_invalidations",
               "osu_reads", "osu_writes", "meta_words", "osu_overcommits",
-              "region_cycles", "memq_full", "invalidating_reads", "region_insns")
+              "region_cycles", "memq_full", "invalidating_reads", "region_insns",
+              "preload_l1", "preload_l2", "line_loads", "line_stores", "compressor_ops",
+              "preload_mem_cycles", "preload_compressor", "evictions_compressed",
+              "comp_line_fills", "comp_line_writebacks", "rfv_alloc_stalls",
+              "rfv_throttled_stalls", "rfv_peak_registers")
 
 K_BANKS = 8
 
@@ -78,7 +88,8 @@ class RLState(NamedTuple):
     w_held: np.ndarray
     """[n_sms, n_warps, 8] of those, held past the region end (draining)."""
     reg: np.ndarray
-    """[n_sms, n_warps, maxreg, 3]: residency R_*, dirty, memory copy."""
+    """[n_sms, n_warps, maxreg, N_RC]: residency R_*, dirty, memory copy, the last written
+    value matches a compressor pattern, the memory copy is compressed (``RC_*``)."""
     reg_stamp: np.ndarray
     """[n_sms, n_warps, maxreg] insertion stamp into the clean/dirty lists (FIFO victims)."""
     occ: np.ndarray
@@ -92,6 +103,23 @@ class RLState(NamedTuple):
     """[n_sms, qcap, 3] (kind, line address, tag) ring of register lines for the L1 port."""
     memq_ht: np.ndarray
     """[n_sms, 2] head, count."""
+    sent: np.ndarray
+    """[n_sms, qcap] cycle the L1 port accepted the line queued in that ring slot."""
+    cc_tag: np.ndarray
+    """[n_sms, n_shards, lines] compressed line held by each compressor-cache line (-1 none)."""
+    cc_stamp: np.ndarray
+    """[n_sms, n_shards, lines] last use (LRU)."""
+    cc_dirty: np.ndarray
+    """[n_sms, n_shards, lines] written since it was filled."""
+    cc_clock: np.ndarray
+    """[n_sms] LRU clock."""
+    eng_dst: np.ndarray
+    """[n_pc, K] the engine's destination registers per pc (value entry j -> register)."""
+    rec: np.ndarray
+    """[n_records, 1] per trace record: bit j set when destination value j matches a
+    compressor pattern (``record_patterns``); replaced per chunk by ``hook_state``."""
+    rec_base: np.ndarray
+    """[1] absolute index of ``rec``'s first row."""
     st: np.ndarray
     cnt: np.ndarray
     """[n_sms, 1] engine-scaled counter: capacity-manager stall cycles."""
@@ -145,10 +173,18 @@ def region_tables(plan, n_pc: int) -> tuple[np.ndarray, ...]:
 
 
 def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_shards: int,
-               bank_cap: int, maxreg: int, base: int, qcap: int = 4096) -> RLState:
-    """Zeroed state: every free counter at the bank capacity, empty stacks and queues."""
+               bank_cap: int, maxreg: int, base: int, l1_latency: int, compressor: bool = True,
+               cc_lines: int = 16, eng_dst: np.ndarray | None = None,
+               qcap: int = 4096) -> RLState:
+    """Zeroed state: every free counter at the bank capacity, empty stacks and queues.
+
+    ``l1_latency``: a preloaded line whose data arrives at most this many cycles after the L1
+    port accepted it was an L1 hit; later ones came from L2 or DRAM."""
     pc_region, pc_flags, pc_dst, pc_info, rg, need, rin, hinv = tables
-    prm = np.array([n_shards, n_warps, bank_cap, maxreg, base, qcap, pc_region.size], np.int64)
+    wps = max(1, -(-n_warps // n_shards))
+    lps = -(-max(1, maxreg) * wps // 15)  # compressed lines per shard (15 registers each)
+    prm = np.array([n_shards, n_warps, bank_cap, maxreg, base, qcap, pc_region.size,
+                    l1_latency, int(compressor), cc_lines, lps], np.int64)
     w = np.zeros((n_sms, n_warps, N_W), np.int64)
     w[:, :, W_NEXT_PC] = -1
     w[:, :, W_ALLOW_PC] = -1
@@ -159,11 +195,19 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
         w_res=np.zeros((n_sms, n_warps, K_BANKS), np.int64),
         w_pend=np.zeros((n_sms, n_warps, K_BANKS), np.int64),
         w_held=np.zeros((n_sms, n_warps, K_BANKS), np.int64),
-        reg=np.zeros((n_sms, n_warps, max(1, maxreg), 3), np.int64),
+        reg=np.zeros((n_sms, n_warps, max(1, maxreg), N_RC), np.int64),
         reg_stamp=np.zeros((n_sms, n_warps, max(1, maxreg)), np.int64),
         occ=np.zeros((n_sms, n_shards, K_BANKS), np.int64),
         free=np.full((n_sms, n_shards, K_BANKS), bank_cap, np.int64),
         stack=np.full((n_sms, n_shards, per), -1, np.int64),
         stack_n=np.zeros((n_sms, n_shards), np.int64),
         memq=np.zeros((n_sms, qcap, 3), np.int64), memq_ht=np.zeros((n_sms, 2), np.int64),
+        sent=np.zeros((n_sms, qcap), np.int64),
+        cc_tag=np.full((n_sms, n_shards, cc_lines), -1, np.int64),
+        cc_stamp=np.zeros((n_sms, n_shards, cc_lines), np.int64),
+        cc_dirty=np.zeros((n_sms, n_shards, cc_lines), np.int64),
+        cc_clock=np.zeros(n_sms, np.int64),
+        eng_dst=(np.full((1, 1), -1, np.int64) if eng_dst is None
+                 else np.ascontiguousarray(eng_dst, np.int64)),
+        rec=np.zeros((1, 1), np.int64), rec_base=np.zeros(1, np.int64),
         st=np.zeros(N_ST, np.int64), cnt=np.zeros((n_sms, 1), np.int64))
