@@ -329,7 +329,8 @@ class _Launch(BarrierUnit):
         self.cta_red_n = np.zeros((k, 16), np.int64)
         ws = np.arange(n_warps, dtype=np.int64)
         self._add(Group(0, ws, self.exist.copy(), np.full(n_warps, -1), 0))
-        self._loop()
+        with np.errstate(all="ignore"):  # lanes compute IEEE results silently (closures rely on it)
+            self._loop()
         if self.bar_wait.any():
             self._deadlock(int(np.flatnonzero(self.bar_wait)[0]) // self.wpc)
         if self.tracer is None:
