@@ -45,16 +45,8 @@ from warpsim.functional.oob import OOBLog
 from warpsim.functional.program import ModuleImage, Program
 from warpsim.functional.simt_stack import Group, SimtStacks, ballot
 from warpsim.functional.textures import TextureDesc, TextureFetcher
-from warpsim.functional.trace import (
-    SIG_KEYS,
-    LaunchTrace,
-    TraceBuilder,
-    TraceChunk,
-    annotate_predicates,
-    annotate_words,
-    empty_values,
-    gather_rows,
-)
+from warpsim.functional.trace import LaunchTrace, TraceBuilder, TraceChunk
+from warpsim.functional.trace_values import ValueRecorder
 from warpsim.functional.watchdog import CHECK_BRANCHES, Watchdog
 
 __all__ = ["BATCH_MEMORY_BYTES", "DEFAULT_BATCH_THREADS", "LaunchResult", "StepLimitError",
@@ -216,6 +208,7 @@ class _Launch(BarrierUnit):
         self.clock = 0
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
+        self.value_rec: ValueRecorder | None = None
         self.printf_chunks: list[bytes] = []
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
@@ -315,6 +308,7 @@ class _Launch(BarrierUnit):
         prog = self.prog
         n_warps = self.n_warps
         self.tracer = TraceBuilder(prog.n_values) if trace else None
+        self.value_rec = ValueRecorder(self.tracer) if self.tracer is not None else None
         self.stacks = SimtStacks(n_warps, self.exist)
         self.groups: dict[int, Group] = {}
         self.heap: list[int] = []
@@ -337,6 +331,7 @@ class _Launch(BarrierUnit):
             return None
         wc = first + np.arange(n_warps, dtype=np.int64) // self.wpc
         wi = (np.arange(n_warps) % self.wpc).astype(np.int32)
+        self.value_rec.flush()  # type: ignore[union-attr]
         chunk = self.tracer.finish(batch, wc, wi)
         self.tracer = None
         return chunk
@@ -568,33 +563,6 @@ class _Launch(BarrierUnit):
         vr = self.prog.val_regs[pc]
         if not vr:
             return
-        k = int(self.prog.n_values[pc])
-        sig, bdi, uni = empty_values(g.nw, k)
-        ws = g.ws
-        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[ws]
-        col = 0
-        for r in vr:
-            arr = self.regs[r]
-            dt = arr.dtype
-            if dt == np.uint32 and g.contig:
-                annotate_words(arr[g.wsl].reshape(g.nw, 32), exist, ex, SIG_KEYS, sig, bdi,
-                               uni, col)
-                col += 1
-            elif dt == np.uint32 or dt == np.uint64:
-                rows = np.empty((g.nw, 32), np.uint32)
-                flat = arr.view(np.uint32)
-                step = 1 if dt == np.uint32 else 2
-                for half in range(step):
-                    gather_rows(flat, step, half, ws, rows)
-                    annotate_words(rows, exist, ex, SIG_KEYS, sig, bdi, uni, col)
-                    col += 1
-            elif dt == np.bool_:
-                bits = np.packbits(g.warp_view(arr), axis=1, bitorder="little").view("<u4")
-                annotate_predicates(bits.reshape(g.nw), ex, SIG_KEYS, sig, bdi, uni, col)
-                col += 1
-            else:
-                v = g.warp_view(arr).astype(np.uint32)
-                annotate_words(v, exist, ex, SIG_KEYS, sig, bdi, uni, col)
-                col += 1
-        tr.values(sig, bdi, uni)  # type: ignore[union-attr]
-
+        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[g.ws]
+        self.value_rec.record(self.regs, vr, int(self.prog.n_values[pc]), g,  # type: ignore
+                              exist, ex)
