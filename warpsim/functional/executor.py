@@ -143,12 +143,16 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     padded = -(-cta_threads // 32) * 32
     per_batch = max(1, int(batch_threads) // padded)
     # keep the batch's registers and local memory under BATCH_MEMORY_BYTES
-    per_thread = prog.local_bytes + sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
+    per_thread = prog.launch_cache.get("thread_bytes")
+    if per_thread is None:
+        per_thread = prog.local_bytes + sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
+        prog.launch_cache["thread_bytes"] = per_thread
     per_batch = max(1, min(per_batch, BATCH_MEMORY_BYTES // max(1, per_thread * padded)))
     n_pc = len(prog.kinds)
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
-    run.watchdog = Watchdog(prog, launch_timeout_s)
+    if launch_timeout_s is not None:
+        run.watchdog = Watchdog(prog, launch_timeout_s)
     run.oob_log = oob_log
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
@@ -246,8 +250,11 @@ class _Launch(BarrierUnit):
         n = k * self.cta_threads
         self.n_threads = n
         self.n_warps = k * self.wpc
-        cache = getattr(self, "_batch_cache", None)
-        if cache is None or cache[0] != k:
+        # the batch layout depends on the launch shape only: kept on the program for the next
+        # launch of the same shape (a loop of small launches rebuilds nothing)
+        key = (k, self.grid, self.block, self.dyn_shared)
+        cache = prog.launch_cache.get("batch")
+        if cache is None or cache[0] != key:
             t = np.arange(n, dtype=np.int64)
             slot, lin = np.divmod(t, self.cta_threads)
             lane = (t & 31).astype(np.uint32)
@@ -280,8 +287,8 @@ class _Launch(BarrierUnit):
                 arrays[name] = np.broadcast_to(np.asarray(v).astype(prog.reg_dtypes[rid]),
                                                (n,)).copy()
             regs = [np.zeros(n, dtype=dt) for dt in prog.reg_dtypes]
-            cache = (k, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
-            self._batch_cache = cache
+            cache = (key, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
+            prog.launch_cache["batch"] = cache
         else:
             for arr in cache[4]:
                 arr.fill(0)
