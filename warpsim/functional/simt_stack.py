@@ -247,14 +247,21 @@ def write_dst(regs: list[np.ndarray], r: int, g: Group, out: Any, pred: Any,
     given) keep their value. Never leaves two registers sharing one array."""
     reg = regs[r]
     if g.allb:
-        out = _broadcast(out, reg.size, reg.dtype)
+        if type(out) is not np.ndarray or out.ndim == 0 or out.dtype != reg.dtype:
+            out = _broadcast(out, reg.size, reg.dtype)
         if pred is not None:
             regs[r] = np.where(pred, out, reg)
             return
-        if out.base is not None or any(out is s for s in srcs):
-            if any(out is s or (isinstance(s, np.ndarray) and np.may_share_memory(out, s))
-                   for s in srcs):
-                out = out.copy()
+        if out.base is None:
+            for s in srcs:
+                if s is out:
+                    out = out.copy()
+                    break
+        else:
+            for s in srcs:
+                if s is out or (isinstance(s, np.ndarray) and np.may_share_memory(out, s)):
+                    out = out.copy()
+                    break
         regs[r] = out
         return
     sel = g.sel

@@ -37,6 +37,7 @@ _ROWS = 1 << 14
 """Pending rows (value entries) before a flush: 2 MiB of lanes."""
 _WORD = 0
 _PRED = 1
+_U32 = np.dtype(np.uint32)
 
 
 @jit
@@ -63,6 +64,7 @@ class ValueRecorder:
 
     def _alloc(self, cap: int) -> None:
         self.rows = np.empty((cap, 32), np.uint32)
+        self.flat = self.rows.reshape(-1)
         self.kinds = np.empty(cap, np.uint8)
         self.exist = np.empty(cap, np.uint32)
         self.active = np.empty(cap, np.uint32)
@@ -95,6 +97,15 @@ class ValueRecorder:
         base = self.n
         end = base + need
         rows, kinds = self.rows, self.kinds
+        if k == 1 and g.contig:
+            arr = regs[val_regs[0]]
+            if arr.dtype is _U32:  # the common case: one 32-bit register of adjacent warps
+                self.exist[base:end] = exist
+                self.active[base:end] = ex
+                self.flat[base * 32:end * 32] = arr[g.wsl]
+                kinds[base:end] = _WORD
+                self.n = end
+                return
         self.exist[base:end] = np.repeat(exist, k) if k > 1 else exist
         self.active[base:end] = np.repeat(ex, k) if k > 1 else ex
         col = base
