@@ -71,3 +71,21 @@ def test_relaunches_of_other_shapes_see_fresh_registers() -> None:
         got = _run(image, mem, out, grid, block, flag)
         np.testing.assert_array_equal(got, _want(grid, block, flag),
                                       err_msg=f"grid={grid} block={block} flag={flag}")
+
+
+def test_large_layouts_are_not_kept_on_the_program(monkeypatch) -> None:
+    import warpsim.functional.executor as ex
+
+    mem = GlobalMemory()
+    image = ModuleImage(parse_ptx(PTX, "shape.ptx"), mem)
+    out = mem.alloc(4 * 64)
+    prog = image.program("shape")
+    np.testing.assert_array_equal(_run(image, mem, out, 1, 8, 0), _want(1, 8, 0))
+    # a batch is whole warps: one CTA of 8 threads holds 32 thread slots, two hold 64
+    monkeypatch.setattr(ex, "CACHED_LAYOUT_BYTES", 48 * prog.launch_cache["reg_bytes"])
+    del prog.launch_cache["batch"]
+    np.testing.assert_array_equal(_run(image, mem, out, 2, 8, 3), _want(2, 8, 3))
+    assert "batch" not in prog.launch_cache  # 64 thread slots exceed the limit
+    np.testing.assert_array_equal(_run(image, mem, out, 1, 8, 0), _want(1, 8, 0))
+    assert prog.launch_cache["batch"][0][0] == 1  # 32 fit: kept for the next launch
+    np.testing.assert_array_equal(_run(image, mem, out, 2, 8, 0), _want(2, 8, 0))

@@ -60,6 +60,9 @@ per-dispatch Python overhead (measured here: 8 Ki 0.5x, 16 Ki 0.7x, 32 Ki 1x, 64
 
 BATCH_MEMORY_BYTES = 1 << 29
 """Upper bound on a batch's register file plus local memory (fewer CTAs per batch above it)."""
+CACHED_LAYOUT_BYTES = 1 << 22
+"""Batch layouts whose register file is at most this large stay on the ``Program`` between
+launches (``Program.launch_cache``); larger ones are rebuilt by each launch."""
 YIELD_BRANCHES = 1024
 """Taken branches after which a group that keeps running yields to the next runnable group."""
 
@@ -143,16 +146,18 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     padded = -(-cta_threads // 32) * 32
     per_batch = max(1, int(batch_threads) // padded)
     # keep the batch's registers and local memory under BATCH_MEMORY_BYTES
-    per_thread = prog.launch_cache.get("thread_bytes")
-    if per_thread is None:
-        per_thread = prog.local_bytes + sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
-        prog.launch_cache["thread_bytes"] = per_thread
+    reg_bytes = prog.launch_cache.get("reg_bytes")
+    if reg_bytes is None:
+        reg_bytes = sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
+        prog.launch_cache["reg_bytes"] = reg_bytes
+    per_thread = prog.local_bytes + reg_bytes
     per_batch = max(1, min(per_batch, BATCH_MEMORY_BYTES // max(1, per_thread * padded)))
     n_pc = len(prog.kinds)
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
     if launch_timeout_s is not None:
         run.watchdog = Watchdog(prog, launch_timeout_s)
+    run.reg_bytes = reg_bytes
     run.oob_log = oob_log
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
@@ -213,6 +218,10 @@ class _Launch(BarrierUnit):
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
         self.value_rec: ValueRecorder | None = None
+        self.reg_bytes = 0
+        """Register file bytes per thread (set by ``launch``)."""
+        self.layouts: dict[str, Any] = {}
+        """The batch layout of this launch when too large for ``Program.launch_cache``."""
         self.printf_chunks: list[bytes] = []
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
@@ -250,10 +259,12 @@ class _Launch(BarrierUnit):
         n = k * self.cta_threads
         self.n_threads = n
         self.n_warps = k * self.wpc
-        # the batch layout depends on the launch shape only: kept on the program for the next
-        # launch of the same shape (a loop of small launches rebuilds nothing)
+        # the batch layout depends on the launch shape only: a small one is kept on the program
+        # for the next launch of the same shape (a loop of small launches rebuilds nothing); a
+        # large one only for the next batch of this launch (memory stays bounded by a batch)
         key = (k, self.grid, self.block, self.dyn_shared)
-        cache = prog.launch_cache.get("batch")
+        keep = prog.launch_cache if n * self.reg_bytes <= CACHED_LAYOUT_BYTES else self.layouts
+        cache = keep.get("batch")
         if cache is None or cache[0] != key:
             t = np.arange(n, dtype=np.int64)
             slot, lin = np.divmod(t, self.cta_threads)
@@ -288,7 +299,7 @@ class _Launch(BarrierUnit):
                                                (n,)).copy()
             regs = [np.zeros(n, dtype=dt) for dt in prog.reg_dtypes]
             cache = (key, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
-            prog.launch_cache["batch"] = cache
+            keep["batch"] = cache
         else:
             for arr in cache[4]:
                 arr.fill(0)
