@@ -89,3 +89,33 @@ def test_large_layouts_are_not_kept_on_the_program(monkeypatch) -> None:
     np.testing.assert_array_equal(_run(image, mem, out, 1, 8, 0), _want(1, 8, 0))
     assert prog.launch_cache["batch"][0][0] == 1  # 32 fit: kept for the next launch
     np.testing.assert_array_equal(_run(image, mem, out, 2, 8, 0), _want(2, 8, 0))
+
+
+ENVREG = r"""
+.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry env(.param .u64 po)
+{
+    .reg .b32 %r<3>; .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [po];
+    cvta.to.global.u64 %rd2, %rd1;
+    mov.u32 %r1, %envreg1;
+    mov.u32 %r2, %envreg2;
+    st.global.v2.u32 [%rd2], {%r2, %r1};
+    ret;
+}
+"""
+
+
+def test_each_launch_sees_its_own_grid_sync_workspace() -> None:
+    mem = GlobalMemory()
+    image = ModuleImage(parse_ptx(ENVREG, "env.ptx"), mem)
+    out = mem.alloc(8)
+    seen = []
+    for coop in (False, True, False, True):
+        launch(image, "env", grid=1, block=1, params=struct.pack("<Q", out), trace=False,
+               cooperative=coop)
+        seen.append(int(mem.read(out, 8).view(np.uint64)[0]))
+    assert seen[0] == seen[2] == 0  # no workspace outside a cooperative launch
+    assert seen[1] != 0 and seen[3] != 0  # the workspace of the launch, not a kept 0

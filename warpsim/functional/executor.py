@@ -262,7 +262,7 @@ class _Launch(BarrierUnit):
         # the batch layout depends on the launch shape only: a small one is kept on the program
         # for the next launch of the same shape (a loop of small launches rebuilds nothing); a
         # large one only for the next batch of this launch (memory stays bounded by a batch)
-        key = (k, self.grid, self.block, self.dyn_shared)
+        key = (k, self.grid, self.block, self.dyn_shared, self.grid_workspace)  # all of `static`
         keep = prog.launch_cache if n * self.reg_bytes <= CACHED_LAYOUT_BYTES else self.layouts
         cache = keep.get("batch")
         if cache is None or cache[0] != key:
