@@ -1,7 +1,8 @@
 """The same engine code must run as plain Python: STYLE.md §2.4 asks CI to run the unit tests
 once with numba and once with ``NUMBA_DISABLE_JIT=1``. This test is that second pass, for the
-suites whose code is jitted (timing engine, memory system, trace annotations), run in a fresh
-interpreter so that the environment variable takes effect before numba is imported."""
+suites whose code is jitted (timing engine, memory system, trace annotations, SIMT stack
+helpers), run in a fresh interpreter so that the environment variable takes effect before numba
+is imported."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-JITTED_SUITES = ["tests/timing", "tests/functional/test_trace.py"]
+JITTED_SUITES = ["tests/timing", "tests/functional/test_trace.py",
+                 "tests/functional/test_trace_values.py", "tests/functional/test_simt_kernels.py"]
 
 
 def test_jitted_suites_pass_with_numba_disabled(tmp_path):

@@ -45,16 +45,8 @@ from warpsim.functional.oob import OOBLog
 from warpsim.functional.program import ModuleImage, Program
 from warpsim.functional.simt_stack import Group, SimtStacks, ballot
 from warpsim.functional.textures import TextureDesc, TextureFetcher
-from warpsim.functional.trace import (
-    SIG_KEYS,
-    LaunchTrace,
-    TraceBuilder,
-    TraceChunk,
-    annotate_predicates,
-    annotate_words,
-    empty_values,
-    gather_rows,
-)
+from warpsim.functional.trace import LaunchTrace, TraceBuilder, TraceChunk
+from warpsim.functional.trace_values import ValueRecorder
 from warpsim.functional.watchdog import CHECK_BRANCHES, Watchdog
 
 __all__ = ["BATCH_MEMORY_BYTES", "DEFAULT_BATCH_THREADS", "LaunchResult", "StepLimitError",
@@ -68,6 +60,9 @@ per-dispatch Python overhead (measured here: 8 Ki 0.5x, 16 Ki 0.7x, 32 Ki 1x, 64
 
 BATCH_MEMORY_BYTES = 1 << 29
 """Upper bound on a batch's register file plus local memory (fewer CTAs per batch above it)."""
+CACHED_LAYOUT_BYTES = 1 << 22
+"""Batch layouts whose register file is at most this large stay on the ``Program`` between
+launches (``Program.launch_cache``); larger ones are rebuilt by each launch."""
 YIELD_BRANCHES = 1024
 """Taken branches after which a group that keeps running yields to the next runnable group."""
 
@@ -151,12 +146,18 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     padded = -(-cta_threads // 32) * 32
     per_batch = max(1, int(batch_threads) // padded)
     # keep the batch's registers and local memory under BATCH_MEMORY_BYTES
-    per_thread = prog.local_bytes + sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
+    reg_bytes = prog.launch_cache.get("reg_bytes")
+    if reg_bytes is None:
+        reg_bytes = sum(np.dtype(d).itemsize for d in prog.reg_dtypes)
+        prog.launch_cache["reg_bytes"] = reg_bytes
+    per_thread = prog.local_bytes + reg_bytes
     per_batch = max(1, min(per_batch, BATCH_MEMORY_BYTES // max(1, per_thread * padded)))
     n_pc = len(prog.kinds)
     run = _Launch(image, prog, g3, b3, pbuf, int(dynamic_shared_bytes), textures or {},
                   max_steps)
-    run.watchdog = Watchdog(prog, launch_timeout_s)
+    if launch_timeout_s is not None:
+        run.watchdog = Watchdog(prog, launch_timeout_s)
+    run.reg_bytes = reg_bytes
     run.oob_log = oob_log
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
@@ -216,6 +217,11 @@ class _Launch(BarrierUnit):
         self.clock = 0
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
+        self.value_rec: ValueRecorder | None = None
+        self.reg_bytes = 0
+        """Register file bytes per thread (set by ``launch``)."""
+        self.layouts: dict[str, Any] = {}
+        """The batch layout of this launch when too large for ``Program.launch_cache``."""
         self.printf_chunks: list[bytes] = []
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
@@ -253,8 +259,13 @@ class _Launch(BarrierUnit):
         n = k * self.cta_threads
         self.n_threads = n
         self.n_warps = k * self.wpc
-        cache = getattr(self, "_batch_cache", None)
-        if cache is None or cache[0] != k:
+        # the batch layout depends on the launch shape only: a small one is kept on the program
+        # for the next launch of the same shape (a loop of small launches rebuilds nothing); a
+        # large one only for the next batch of this launch (memory stays bounded by a batch)
+        key = (k, self.grid, self.block, self.dyn_shared, self.grid_workspace)  # all of `static`
+        keep = prog.launch_cache if n * self.reg_bytes <= CACHED_LAYOUT_BYTES else self.layouts
+        cache = keep.get("batch")
+        if cache is None or cache[0] != key:
             t = np.arange(n, dtype=np.int64)
             slot, lin = np.divmod(t, self.cta_threads)
             lane = (t & 31).astype(np.uint32)
@@ -287,8 +298,8 @@ class _Launch(BarrierUnit):
                 arrays[name] = np.broadcast_to(np.asarray(v).astype(prog.reg_dtypes[rid]),
                                                (n,)).copy()
             regs = [np.zeros(n, dtype=dt) for dt in prog.reg_dtypes]
-            cache = (k, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
-            self._batch_cache = cache
+            cache = (key, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
+            keep["batch"] = cache
         else:
             for arr in cache[4]:
                 arr.fill(0)
@@ -315,6 +326,7 @@ class _Launch(BarrierUnit):
         prog = self.prog
         n_warps = self.n_warps
         self.tracer = TraceBuilder(prog.n_values) if trace else None
+        self.value_rec = ValueRecorder(self.tracer) if self.tracer is not None else None
         self.stacks = SimtStacks(n_warps, self.exist)
         self.groups: dict[int, Group] = {}
         self.heap: list[int] = []
@@ -329,13 +341,15 @@ class _Launch(BarrierUnit):
         self.cta_red_n = np.zeros((k, 16), np.int64)
         ws = np.arange(n_warps, dtype=np.int64)
         self._add(Group(0, ws, self.exist.copy(), np.full(n_warps, -1), 0))
-        self._loop()
+        with np.errstate(all="ignore"):  # lanes compute IEEE results silently (closures rely on it)
+            self._loop()
         if self.bar_wait.any():
             self._deadlock(int(np.flatnonzero(self.bar_wait)[0]) // self.wpc)
         if self.tracer is None:
             return None
         wc = first + np.arange(n_warps, dtype=np.int64) // self.wpc
         wi = (np.arange(n_warps) % self.wpc).astype(np.int32)
+        self.value_rec.flush()  # type: ignore[union-attr]
         chunk = self.tracer.finish(batch, wc, wi)
         self.tracer = None
         return chunk
@@ -567,33 +581,6 @@ class _Launch(BarrierUnit):
         vr = self.prog.val_regs[pc]
         if not vr:
             return
-        k = int(self.prog.n_values[pc])
-        sig, bdi, uni = empty_values(g.nw, k)
-        ws = g.ws
-        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[ws]
-        col = 0
-        for r in vr:
-            arr = self.regs[r]
-            dt = arr.dtype
-            if dt == np.uint32 and g.contig:
-                annotate_words(arr[g.wsl].reshape(g.nw, 32), exist, ex, SIG_KEYS, sig, bdi,
-                               uni, col)
-                col += 1
-            elif dt == np.uint32 or dt == np.uint64:
-                rows = np.empty((g.nw, 32), np.uint32)
-                flat = arr.view(np.uint32)
-                step = 1 if dt == np.uint32 else 2
-                for half in range(step):
-                    gather_rows(flat, step, half, ws, rows)
-                    annotate_words(rows, exist, ex, SIG_KEYS, sig, bdi, uni, col)
-                    col += 1
-            elif dt == np.bool_:
-                bits = np.packbits(g.warp_view(arr), axis=1, bitorder="little").view("<u4")
-                annotate_predicates(bits.reshape(g.nw), ex, SIG_KEYS, sig, bdi, uni, col)
-                col += 1
-            else:
-                v = g.warp_view(arr).astype(np.uint32)
-                annotate_words(v, exist, ex, SIG_KEYS, sig, bdi, uni, col)
-                col += 1
-        tr.values(sig, bdi, uni)  # type: ignore[union-attr]
-
+        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[g.ws]
+        self.value_rec.record(self.regs, vr, int(self.prog.n_values[pc]), g,  # type: ignore
+                              exist, ex)

@@ -250,17 +250,18 @@ def build_alu(inst: Instruction, ctx: LoadContext, fn2: Function) -> Any:
         dsts.append(ctx.cc_reg)
     if len(dsts) != op.n_dsts:
         raise ctx.error(inst, f"{len(dsts)} destinations, the semantics gives {op.n_dsts}")
-    evaluate = op.evaluate
-    pairs = [(k, r) for k, r in enumerate(dsts) if r >= 0]
-    is_reg = [isinstance(s, int) for s in spec]
+    # the executor runs closures under np.errstate(all="ignore"): the bare evaluator suffices
+    evaluate = getattr(op.evaluate, "raw", op.evaluate)
+    pairs = tuple((k, r) for k, r in enumerate(dsts) if r >= 0)
+    specs = tuple((s, isinstance(s, int)) for s in spec)
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         regs = bs.regs
         if g.allb:
-            vals = [regs[s] if r else s for s, r in zip(spec, is_reg, strict=True)]
+            vals = [regs[s] if r else s for s, r in specs]
         else:
             sel = g.sel
-            vals = [regs[s][sel] if r else s for s, r in zip(spec, is_reg, strict=True)]
+            vals = [regs[s][sel] if r else s for s, r in specs]
         outs = evaluate(vals)
         for k, r in pairs:
             write_dst(regs, r, g, outs[k], pred, vals)

@@ -87,16 +87,20 @@ class Program:
     """Pcs that read ``%clock``-like registers (refreshed before the instruction)."""
     reaches_barrier: np.ndarray = field(default_factory=lambda: np.zeros(0, np.bool_))
     """Per pc: some path from it executes a barrier before exiting (bool)."""
+    launch_cache: dict[str, Any] = field(default_factory=dict)
+    """Tables the executor derives from the program and reuses across launches (the batch
+    layout of the last launch shape, the watchdog's memory-writing pcs, ...)."""
 
     def opcode_counts(self, pc_warps: np.ndarray, pc_threads: np.ndarray
                       ) -> tuple[dict[str, int], dict[str, int]]:
         """(warp, thread) instruction counts per full opcode from per-pc counts."""
         opc: dict[str, int] = {}
         opt: dict[str, int] = {}
-        for i, name in enumerate(self.opcodes[:len(pc_warps)]):
-            if pc_warps[i]:
-                opc[name] = opc.get(name, 0) + int(pc_warps[i])
-                opt[name] = opt.get(name, 0) + int(pc_threads[i])
+        pwl, ptl, names = pc_warps.tolist(), pc_threads.tolist(), self.opcodes
+        for i in np.flatnonzero(pc_warps).tolist():  # executed pcs only
+            name = names[i]
+            opc[name] = opc.get(name, 0) + pwl[i]
+            opt[name] = opt.get(name, 0) + ptl[i]
         return opc, opt
 
 

@@ -20,11 +20,57 @@ from typing import Any
 
 import numpy as np
 
+from warpsim._jit import jit
+
 __all__ = ["FULL", "LANES", "Group", "SimtStacks", "ballot", "write_dst"]
 
 FULL = np.uint32(0xFFFFFFFF)
 LANES = np.arange(32, dtype=np.int64)
-_LANE_BITS = (np.uint32(1) << np.arange(32, dtype=np.uint32))
+
+
+@jit
+def _settle(pc, rpc, mask, depth, ws):  # pragma: no cover - jit
+    """Pop the top entries of each warp of ``ws`` while they reconverged or are empty."""
+    for i in range(ws.shape[0]):
+        w = ws[i]
+        d = depth[w]
+        while d > 0 and (pc[w, d - 1] == rpc[w, d - 1] or mask[w, d - 1] == 0):
+            d -= 1
+        depth[w] = d
+
+
+@jit
+def _tops(pc, rpc, mask, depth, ws):  # pragma: no cover - jit
+    """(pc, rpc, mask) of the top entry of each warp of ``ws``."""
+    n = ws.shape[0]
+    tp = np.empty(n, np.int64)
+    tr = np.empty(n, np.int64)
+    tm = np.empty(n, np.uint32)
+    for i in range(n):
+        w = ws[i]
+        d = depth[w] - 1
+        tp[i] = pc[w, d]
+        tr[i] = rpc[w, d]
+        tm[i] = mask[w, d]
+    return tp, tr, tm
+
+
+@jit
+def _active_lanes(masks, ws, contig, n):  # pragma: no cover - jit
+    """(position in the group's [n_warps * 32] lane layout, batch thread index) of the ``n``
+    active lanes, ascending. Branch-free over the lanes (random masks defeat prediction)."""
+    lpos = np.empty(n + 1, np.int64)
+    act = np.empty(n + 1, np.int64)
+    j = 0
+    w0 = ws[0]
+    for i in range(masks.shape[0]):
+        m = np.uint32(masks[i])
+        base = (w0 + i) * 32 if contig else ws[i] * 32
+        for lane in range(32):
+            lpos[j] = i * 32 + lane
+            act[j] = base + lane
+            j += np.int64((m >> np.uint32(lane)) & np.uint32(1))
+    return lpos[:n], act[:n]
 
 
 class SimtStacks:
@@ -65,20 +111,11 @@ class SimtStacks:
 
     def settle(self, ws: np.ndarray) -> None:
         """Pop entries that reconverged (pc == rpc) or lost every lane, on each warp of ``ws``."""
-        while ws.size:
-            d = self.depth[ws]
-            top = np.maximum(d - 1, 0)
-            pop = (d > 0) & ((self.pc[ws, top] == self.rpc[ws, top])
-                             | (self.mask[ws, top] == 0))
-            if not pop.any():
-                return
-            ws = ws[pop]
-            self.depth[ws] -= 1
+        _settle(self.pc, self.rpc, self.mask, self.depth, ws)
 
     def tops(self, ws: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(pc, rpc, mask) of each warp's top entry (warps with depth >= 1)."""
-        top = self.depth[ws] - 1
-        return self.pc[ws, top], self.rpc[ws, top], self.mask[ws, top]
+        return _tops(self.pc, self.rpc, self.mask, self.depth, ws)
 
 
 class Group:
@@ -93,7 +130,12 @@ class Group:
         self.pc = pc
         self.ws = ws
         self.masks = masks
-        self.rpcset = frozenset(rpcs.tolist() if rpcs.size <= 256 else np.unique(rpcs).tolist())
+        if rpcs.size <= 256:
+            self.rpcset = frozenset(rpcs.tolist())
+        elif rpcs[0] == rpcs.min() == rpcs.max():  # one reconvergence pc (the common case)
+            self.rpcset = frozenset((int(rpcs[0]),))
+        else:
+            self.rpcset = frozenset(np.unique(rpcs).tolist())
         self.nexec = 0
         self.steps0 = steps0
         self.sel: Any = None
@@ -109,19 +151,19 @@ class Group:
         self.full = full = bool(np.array_equal(masks, live[ws]))
         allones = bool((masks == FULL).all())
         self.allb = full and contig and nw == n_warps
-        self.n_act = int(np.bitwise_count(masks).sum()) if not allones else nw * 32
         whole = self.wsl if contig else self.wthreads
         self._act_idx = None
         self._seg = None
         self._tw = None
         if allones:
+            self.n_act = nw * 32
             self.act = whole
             self._lpos = None
         else:
-            bits = ((masks[:, None] & _LANE_BITS) != 0).reshape(-1)
-            lpos = np.flatnonzero(bits)
+            self.n_act = n_act = int(np.bitwise_count(masks).sum())
+            lpos, act = _active_lanes(masks, ws, contig, n_act)
             self._lpos = lpos
-            self.act = self._act_idx = (lpos + w0 * 32 if contig else self.wthreads[lpos])
+            self.act = self._act_idx = act
         self.act_all = allones and self.allb
         if full:
             self.sel = whole
@@ -205,14 +247,21 @@ def write_dst(regs: list[np.ndarray], r: int, g: Group, out: Any, pred: Any,
     given) keep their value. Never leaves two registers sharing one array."""
     reg = regs[r]
     if g.allb:
-        out = _broadcast(out, reg.size, reg.dtype)
+        if type(out) is not np.ndarray or out.ndim == 0 or out.dtype != reg.dtype:
+            out = _broadcast(out, reg.size, reg.dtype)
         if pred is not None:
             regs[r] = np.where(pred, out, reg)
             return
-        if out.base is not None or any(out is s for s in srcs):
-            if any(out is s or (isinstance(s, np.ndarray) and np.may_share_memory(out, s))
-                   for s in srcs):
-                out = out.copy()
+        if out.base is None:
+            for s in srcs:
+                if s is out:
+                    out = out.copy()
+                    break
+        else:
+            for s in srcs:
+                if s is out or (isinstance(s, np.ndarray) and np.may_share_memory(out, s)):
+                    out = out.copy()
+                    break
         regs[r] = out
         return
     sel = g.sel

@@ -560,11 +560,11 @@ class TraceBuilder:
         n_warps = warp_cta.size
         n = self.n_rec
         if n:
-            rec_w = np.concatenate(self.ws)
+            rec_w = np.concatenate(self.ws, dtype=np.int32)  # warp ids < 2**31: one pass
             mask = np.concatenate(self.masks).astype(np.uint32, copy=False)
             exe = np.concatenate(self.execs).astype(np.uint32, copy=False)
         else:
-            rec_w = np.zeros(0, np.int64)
+            rec_w = np.zeros(0, np.int32)
             mask = exe = np.zeros(0, np.uint32)
         nsec = np.zeros(n, np.uint8)
         nlin = np.zeros(n, np.uint8)

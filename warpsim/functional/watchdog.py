@@ -51,8 +51,13 @@ class Watchdog:
         self.prog = prog
         self.timeout_s = timeout_s
         self.deadline = None if timeout_s is None else time.monotonic() + float(timeout_s)
-        self.write_pcs = np.array([i for i, op in enumerate(prog.opcodes)
-                                   if op.split(".")[0] in _WRITES], np.int64)
+        cache = getattr(prog, "launch_cache", {})
+        write_pcs = cache.get("write_pcs")
+        if write_pcs is None:
+            write_pcs = np.array([i for i, op in enumerate(prog.opcodes)
+                                  if op.split(".")[0] in _WRITES], np.int64)
+            cache["write_pcs"] = write_pcs
+        self.write_pcs = write_pcs
         self.seen: set[bytes] = set()
         self.writes = -1
 
