@@ -89,7 +89,6 @@ from warpsim.timing.fields import (
     F_INFL_LINES,
     F_INFL_MK,
     F_INFL_NFREE,
-    F_INFL_READY,
     F_INFL_REC,
     F_INFL_STATE,
     F_INFL_VALID,
@@ -165,8 +164,8 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
 
 
 @jit
-def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
-                     prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
+def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, type_info, trec,
+                     base_arr, prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover
     """Move a collected instruction into a free unit of type ``ut`` (initiation interval
     ``ii``); False when none is free (or no in-flight slot is left). Takes the arrays it needs
@@ -226,7 +225,7 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
     infl[sm, f, F_INFL_VALID] = 1
     infl[sm, f, F_INFL_WARP] = w
     infl[sm, f, F_INFL_REC] = rec
-    infl[sm, f, F_INFL_READY] = ready
+    infl_ready[sm, f] = ready
     infl[sm, f, F_INFL_ISSUE] = cycle
     infl[sm, f, F_INFL_MK] = mk
     infl[sm, f, F_INFL_DELAY] = delay
@@ -269,10 +268,10 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
                     if st.unit_free_at[sm, u] <= cycle:
                         free = True
                         break
-            if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
-                                         tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
-                                         counters, st.pc_act, sm, w, rec, cycle, hs, hooks, ut,
-                                         ii):
+            if free and dispatch_to_unit(st.infl, st.infl_ready, st.infl_free, st.smv,
+                                         st.unit_free_at, tb.pc_info, tb.type_info, tw.rec,
+                                         tw.base, prm, counters, st.pc_act, sm, w, rec, cycle,
+                                         hs, hooks, ut, ii):
                 st.cu[sm, cu, F_CU_VALID] = 0
                 done += 1
                 progress = True
@@ -318,7 +317,7 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):  # pragma:
         if not load:
             rd = cycle + 1 + st.infl[sm, f, F_INFL_DELAY]
             st.infl[sm, f, F_INFL_LINES] = 0
-            st.infl[sm, f, F_INFL_READY] = rd
+            st.infl_ready[sm, f] = rd
             if rd < st.smv[sm, F_SM_NEXT_WB]:
                 st.smv[sm, F_SM_NEXT_WB] = rd
     return True
@@ -342,13 +341,14 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         st.infl[sm, tok, F_INFL_LINES] -= 1
         if st.infl[sm, tok, F_INFL_LINES] == 0:
             rd = cycle + st.infl[sm, tok, F_INFL_DELAY]
-            st.infl[sm, tok, F_INFL_READY] = rd
+            st.infl_ready[sm, tok] = rd
             st.smv[sm, F_SM_NEXT_WB] = min(st.smv[sm, F_SM_NEXT_WB], rd)
             counters[sm, C_MEM_LOADS_COMPLETED] += 1
             counters[sm, C_MEM_LOAD_LATENCY_CYCLES] += cycle - st.infl[sm, tok, F_INFL_ISSUE]
     if st.smv[sm, F_SM_NEXT_WB] > cycle:
         return progress
     nf = st.smv[sm, F_SM_INFL_HW]  # slots above were never used: READY is INT64_MAX
+    ready = st.infl_ready[sm]
     done = 0
     last_ready = -1
     last_f = -1
@@ -356,7 +356,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         best = np.int64(-1)
         best_ready = INT64_MAX
         for f in range(nf):
-            rd = st.infl[sm, f, F_INFL_READY]
+            rd = ready[f]
             if rd > cycle or rd > best_ready:
                 continue
             if rd < last_ready or (rd == last_ready and f <= last_f):
@@ -391,7 +391,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             st.warp_sb[sm, w, word] &= bit
             st.warp_sb_long[sm, w, word] &= bit
             st.warp[sm, w, F_WARP_SB_COUNT] -= 1
-        free_slot(st.infl, st.infl_free, st.smv, sm, best)
+        free_slot(st.infl, st.infl_ready, st.infl_free, st.smv, sm, best)
         st.warp[sm, w, F_WARP_INFLIGHT] -= 1
         st.warp[sm, w, F_WARP_SB_WAIT] = 0  # its scoreboard changed: the issue scan rechecks
         if not bypass:
@@ -405,7 +405,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         progress = True
     nxt = INT64_MAX
     for f in range(nf):
-        if st.infl[sm, f, F_INFL_READY] < nxt:
-            nxt = st.infl[sm, f, F_INFL_READY]
+        if ready[f] < nxt:
+            nxt = ready[f]
     st.smv[sm, F_SM_NEXT_WB] = nxt  # <= cycle: blocked or over the EX_WB width: next cycle
     return progress
