@@ -246,12 +246,15 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
         if cnt == 0:
             continue
         start = tb.set_info[s, F_SET_CU_START]
-        rot = cycle % cnt
+        j = cycle % cnt - 1  # round robin from the clock; no division per unit
         done = 0
-        for i in range(cnt):
+        for _ in range(cnt):
             if done >= tb.set_info[s, F_SET_OUT_PORTS]:
                 break
-            cu = start + (rot + i) % cnt
+            j += 1
+            if j == cnt:
+                j = 0
+            cu = start + j
             if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] > 0:
                 continue
             # the common refusal (unit busy) is decided here, without the call's cost
