@@ -352,23 +352,57 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         return progress
     nf = st.smv[sm, F_SM_INFL_HW]  # slots above were never used: READY is INT64_MAX
     ready = st.infl_ready[sm]
+    # one pass finds the two oldest ready entries (by READY, then slot), how many are ready
+    # and the earliest READY still ahead: usually all the writeback needs (a third ready
+    # entry is looked for by a scan, and the next READY by a final scan, only when needed)
+    b1 = np.int64(-1)
+    r1 = INT64_MAX
+    b2 = np.int64(-1)
+    r2 = INT64_MAX
+    n_ready = 0
+    ahead = INT64_MAX
+    for f in range(nf):
+        rd = ready[f]
+        if rd > cycle:
+            if rd < ahead:
+                ahead = rd
+            continue
+        n_ready += 1
+        if rd < r1:
+            b2 = b1
+            r2 = r1
+            b1 = f
+            r1 = rd
+        elif rd < r2:
+            b2 = f
+            r2 = rd
     done = 0
+    taken = 0
+    left = INT64_MAX  # the earliest READY of a ready entry that stays (write port, veto)
     last_ready = -1
     last_f = -1
     while done < prm[P_EX_WB]:
-        best = np.int64(-1)
-        best_ready = INT64_MAX
-        for f in range(nf):
-            rd = ready[f]
-            if rd > cycle or rd > best_ready:
-                continue
-            if rd < last_ready or (rd == last_ready and f <= last_f):
-                continue
-            if rd < best_ready or best < 0:
-                best = f
-                best_ready = rd
+        if taken == 0:
+            best = b1
+            best_ready = r1
+        elif taken == 1:
+            best = b2
+            best_ready = r2
+        else:
+            best = np.int64(-1)
+            best_ready = INT64_MAX
+            for f in range(nf):
+                rd = ready[f]
+                if rd > cycle or rd > best_ready:
+                    continue
+                if rd < last_ready or (rd == last_ready and f <= last_f):
+                    continue
+                if rd < best_ready or best < 0:
+                    best = f
+                    best_ready = rd
         if best < 0:
             break
+        taken += 1
         last_ready = best_ready
         last_f = best
         w = st.infl[sm, best, F_INFL_WARP]
@@ -378,9 +412,11 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         if not bypass:
             if not bank_write_ok(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):
                 counters[sm, C_REGFILE_WRITE_CONFLICT_STALLS] += 1
+                left = min(left, best_ready)
                 continue
             # retire (inline: a call per writeback costs about as much as the work)
             if not hooks.can_writeback(hs, sm, w, pc, rec, cycle):
+                left = min(left, best_ready)
                 continue
             n = bank_write(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks)
             counters[sm, C_REGFILE_BANK_WRITES] += n + hooks.on_writeback(hs, sm, w, pc, rec,
@@ -406,9 +442,12 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         if not bypass:  # a completed instruction takes no writeback slot
             done += 1
         progress = True
-    nxt = INT64_MAX
-    for f in range(nf):
-        if ready[f] < nxt:
-            nxt = ready[f]
+    if taken >= n_ready:  # every ready entry was written back or stays at ``left``
+        nxt = min(ahead, left)
+    else:
+        nxt = INT64_MAX
+        for f in range(nf):
+            if ready[f] < nxt:
+                nxt = ready[f]
     st.smv[sm, F_SM_NEXT_WB] = nxt  # <= cycle: blocked or over the EX_WB width: next cycle
     return progress
