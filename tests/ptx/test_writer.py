@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -171,7 +170,7 @@ def test_mutated_ptx_that_parses_round_trips(seed: int, n: int) -> None:
     _round_trip(text)
 
 
-def test_large_generated_kernel_round_trips_quickly() -> None:
+def test_large_generated_kernel_round_trips() -> None:
     rng = random.Random(7)
     body = []
     for k in range(10_000):
@@ -183,10 +182,7 @@ def test_large_generated_kernel_round_trips_quickly() -> None:
     body.extend(f"$L{j}:" for j in range(100) if f"$L{j}:" not in body)
     ptx = (HEADER + ".entry big()\n{\n.reg .pred %p<8>;\n.reg .b32 %r<64>;\n"
            ".reg .f32 %f<64>;\n.reg .b64 %rd<8>;\n" + "\n".join(body) + "\nret;\n}\n")
-    t0 = time.perf_counter()
-    first = parse_ptx(ptx)
+    first = parse_ptx(ptx)  # speed is for ``warpsim perf``, never a clock limit in a test
     second = parse_ptx(write_ptx(first))
-    elapsed = time.perf_counter() - t0
     assert len(first.functions["big"].instructions) > 8_000
-    assert elapsed < 3.0, f"parse + write + parse of 10k lines took {elapsed:.2f} s"
     assert ir_key(first) == ir_key(second)

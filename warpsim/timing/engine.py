@@ -26,10 +26,6 @@ import numpy as np
 from warpsim._bundle import register_bundle
 from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
-    C_SCHED_ACTIVE_CYCLES,
-    C_SCHED_BARRIER_STALL_CYCLES,
-    C_SCHED_IBUFFER_EMPTY_CYCLES,
-    C_SCHED_IDLE_CYCLES,
     C_SM_ACTIVE_CYCLES,
     C_SM_ACTIVE_WARP_CYCLES,
     C_SM_IDLE_CYCLES,
@@ -37,15 +33,11 @@ from warpsim.stats import (
 from warpsim.timing.borrow import borrowed
 from warpsim.timing.consts import (
     INT64_MAX,
-    P_IBUF,
     P_LAUNCH_LAT,
     P_MECH_MEM,
     P_N_CTAS,
-    P_N_SCHED,
     P_OC_STEPS,
-    P_POLICY,
     P_SKIP_IDLE,
-    POL_TWO_LEVEL,
     SC_CTAS_DONE,
     SC_CYCLE,
     SC_FAULT,
@@ -69,11 +61,7 @@ from warpsim.timing.fields import (
     F_SM_N_PARKED,
     F_SM_N_WARPS,
     F_SM_NEXT_WB,
-    F_WARP_AT_BAR,
-    F_WARP_END,
     F_WARP_FETCH_READY,
-    F_WARP_IBUF,
-    F_WARP_POS,
     F_WARP_VALID,
 )
 from warpsim.timing.inflight import tick_parked
@@ -118,49 +106,6 @@ def next_event(st, prm, cycle):  # pragma: no cover - jit
 
 
 @jit_inline
-def _has_instruction(st, sm):  # pragma: no cover - jit
-    """Some warp of the SM has a decoded instruction and is not held at a barrier."""
-    for w in range(st.warp.shape[1]):
-        if (st.warp[sm, w, F_WARP_VALID] != 0 and st.warp[sm, w, F_WARP_IBUF] > 0
-                and st.warp[sm, w, F_WARP_AT_BAR] == 0):
-            return True
-    return False
-
-
-@jit_inline
-def _count_empty_schedulers(st, counters, sm, n_sched):  # pragma: no cover - jit
-    """The stall classification of ``tick_issue`` when no warp has an instruction."""
-    n_w = st.warp.shape[1]
-    for s in range(n_sched):
-        counters[sm, C_SCHED_ACTIVE_CYCLES] += 1
-        any_warp = False
-        any_bar = False
-        for w in range(s, n_w, n_sched):
-            if st.warp[sm, w, F_WARP_VALID] != 0:
-                any_warp = True
-                if st.warp[sm, w, F_WARP_AT_BAR] != 0:
-                    any_bar = True
-        if any_bar:
-            counters[sm, C_SCHED_BARRIER_STALL_CYCLES] += 1
-        elif any_warp:
-            counters[sm, C_SCHED_IBUFFER_EMPTY_CYCLES] += 1
-        else:
-            counters[sm, C_SCHED_IDLE_CYCLES] += 1
-
-
-@jit_inline
-def _can_decode(st, sm, cycle, cap):  # pragma: no cover - jit
-    """Some warp of the SM could fetch this cycle (``tick_decode`` rechecks branches)."""
-    for w in range(st.warp.shape[1]):
-        if (st.warp[sm, w, F_WARP_VALID] != 0 and st.warp[sm, w, F_WARP_FETCH_READY] <= cycle
-                and st.warp[sm, w, F_WARP_IBUF] < cap
-                and st.warp[sm, w, F_WARP_POS] + st.warp[sm, w, F_WARP_IBUF]
-                < st.warp[sm, w, F_WARP_END]):
-            return True
-    return False
-
-
-@jit_inline
 def _may_dispatch(st, prm, cycle):  # pragma: no cover - jit
     """A CTA is waiting and some SM has a free CTA slot (``tick_dispatch`` decides)."""
     cta = st.sc[SC_NEXT_CTA]
@@ -179,10 +124,7 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
     dispatch); returns True when any unit or the dispatcher changed state."""
     n_sms = st.warp.shape[0]
     sc = st.sc
-    two_level = prm[P_POLICY] == POL_TWO_LEVEL
     mech_port = prm[P_MECH_MEM] != 0
-    n_sched = prm[P_N_SCHED]
-    ibuf_cap = prm[P_IBUF]
     progress = False
     # units are only called when they can have work (the checks below are exact, not
     # heuristics): each call still scans state and binds its tuple arguments
@@ -221,13 +163,11 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
                                                           hs, hooks):
             progress = True
         if st.smv[sm, F_SM_N_CTAS] > 0:
-            if two_level or _has_instruction(st, sm):
-                if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
-                    progress = True
-            else:
-                _count_empty_schedulers(st, counters, sm, n_sched)
-            if _can_decode(st, sm, cycle, ibuf_cap) and tick_decode(
-                    st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
+            # no pre-scan for "any instruction" / "any fetch": each unit's own scan answers
+            # it as cheaply, and with one the pre-scan was a second pass over the warp rows
+            if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
+                progress = True
+            if tick_decode(st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
                 progress = True
             counters[sm, C_SM_ACTIVE_CYCLES] += 1
             counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]

@@ -45,7 +45,6 @@ __all__ = [
     "F_INFL_LINES",
     "F_INFL_MK",
     "F_INFL_NFREE",
-    "F_INFL_READY",
     "F_INFL_REC",
     "F_INFL_STATE",
     "INFL_BYPASS",
@@ -130,16 +129,15 @@ N_WARP_FIELDS = 14
 F_INFL_VALID = 0
 F_INFL_WARP = 1
 F_INFL_REC = 2
-F_INFL_READY = 3
-F_INFL_LINES = 4
-F_INFL_ISSUE = 5
-F_INFL_MK = 6
-F_INFL_DELAY = 7
+F_INFL_LINES = 3
+F_INFL_ISSUE = 4
+F_INFL_MK = 5
+F_INFL_DELAY = 6
 """Extra cycles from the ``result_delay`` hook, added when a memory instruction's data is in."""
-F_INFL_STATE = 8
+F_INFL_STATE = 7
 """INFL_EXEC (0: dispatched to a unit), INFL_BYPASS (completes at READY without a unit or a
 register write: ``ISSUE_COMPLETE``) or INFL_PARKED (held: ``ISSUE_PARK``)."""
-N_INFL_FIELDS = 9
+N_INFL_FIELDS = 8
 INFL_EXEC = 0
 INFL_BYPASS = 1
 INFL_PARKED = 2

@@ -86,12 +86,14 @@ def reply_flits(p, info: int) -> int:
 def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) -> bool:
     n = p[P_N_SMS]
     rr = p[P_ICNT_ARB] == ARB_ROUND_ROBIN
-    start = k % n if rr else 0
+    sm = (k % n if rr else 0) - 1  # round robin without a division per input
     num = clk[0, DOM_ICNT]
     den = clk[1, DOM_ICNT]
     moved = False
-    for j in range(n):
-        sm = (start + j) % n
+    for _ in range(n):
+        sm += 1
+        if sm == n:
+            sm = 0
         if sm_s[sm, S_REQ_IN_BUSY] > k:
             continue
         for q in range(N_L1_KINDS):
@@ -130,12 +132,14 @@ def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) ->
 @jit
 def _replies(p, clk, sm_s, sl_s, rq, ej, act, counters, k: int, cycle: int) -> bool:
     n = p[P_N_SLICES]
-    start = k % n if p[P_ICNT_ARB] == ARB_ROUND_ROBIN else 0
+    s = (k % n if p[P_ICNT_ARB] == ARB_ROUND_ROBIN else 0) - 1  # no division per slice
     num = clk[0, DOM_ICNT]
     den = clk[1, DOM_ICNT]
     moved = False
-    for j in range(n):
-        s = (start + j) % n
+    for _ in range(n):
+        s += 1
+        if s == n:
+            s = 0
         if sl_s[s, X_RQ_COUNT] == 0 or sl_s[s, X_REP_IN_BUSY] > k:
             continue
         i = sl_s[s, X_RQ_HEAD]

@@ -32,7 +32,6 @@ from warpsim.timing.fields import (
     F_INFL_LINES,
     F_INFL_MK,
     F_INFL_NFREE,
-    F_INFL_READY,
     F_INFL_REC,
     F_INFL_STATE,
     F_INFL_VALID,
@@ -72,20 +71,20 @@ def take_slot(infl_free, smv, sm):  # pragma: no cover - jit
 
 
 @jit
-def free_slot(infl, infl_free, smv, sm, f):  # pragma: no cover - jit
+def free_slot(infl, infl_ready, infl_free, smv, sm, f):  # pragma: no cover - jit
     """Return in-flight slot ``f`` of ``sm`` to the free stack."""
     infl[sm, f, F_INFL_VALID] = 0
-    infl[sm, f, F_INFL_READY] = INT64_MAX
+    infl_ready[sm, f] = INT64_MAX
     infl[sm, f, F_INFL_STATE] = INFL_EXEC
     infl_free[sm, smv[sm, F_INFL_NFREE]] = f
     smv[sm, F_INFL_NFREE] += 1
 
 
 @jit
-def _complete_at(infl, smv, sm, f, t, cycle):  # pragma: no cover - jit
+def _complete_at(infl, infl_ready, smv, sm, f, t, cycle):  # pragma: no cover - jit
     ready = t if t > cycle else cycle + 1
     infl[sm, f, F_INFL_STATE] = INFL_BYPASS
-    infl[sm, f, F_INFL_READY] = ready
+    infl_ready[sm, f] = ready
     if ready < smv[sm, F_SM_NEXT_WB]:
         smv[sm, F_SM_NEXT_WB] = ready
 
@@ -106,11 +105,11 @@ def hold_issued(st, counters, sm, w, rec, cycle, outcome, t):  # pragma: no cove
     st.infl[sm, f, F_INFL_DELAY] = 0
     if outcome == ISSUE_PARK:
         st.infl[sm, f, F_INFL_STATE] = INFL_PARKED
-        st.infl[sm, f, F_INFL_READY] = INT64_MAX
+        st.infl_ready[sm, f] = INT64_MAX
         st.smv[sm, F_SM_N_PARKED] += 1
         counters[sm, C_ISSUE_PARKED_INSTS] += 1
     else:
-        _complete_at(st.infl, st.smv, sm, f, t, cycle)
+        _complete_at(st.infl, st.infl_ready, st.smv, sm, f, t, cycle)
         counters[sm, C_ISSUE_COMPLETED_INSTS] += 1
     return True
 
@@ -133,10 +132,10 @@ def tick_parked(st, tb, tw, counters, sm, cycle, hs, hooks):  # pragma: no cover
             if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
                 continue
             push_idoc(st.idoc_q, st.idoc_hc, sm, oc, w, rec)
-            free_slot(st.infl, st.infl_free, st.smv, sm, f)
+            free_slot(st.infl, st.infl_ready, st.infl_free, st.smv, sm, f)
         else:  # ISSUE_COMPLETE (DROP is not an answer to a poll: it completes next cycle)
-            _complete_at(st.infl, st.smv, sm, f, t if outcome == ISSUE_COMPLETE else cycle,
-                         cycle)
+            _complete_at(st.infl, st.infl_ready, st.smv, sm, f,
+                         t if outcome == ISSUE_COMPLETE else cycle, cycle)
             counters[sm, C_ISSUE_COMPLETED_INSTS] += 1
         st.smv[sm, F_SM_N_PARKED] -= 1
         progress = True

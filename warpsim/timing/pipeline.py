@@ -89,7 +89,6 @@ from warpsim.timing.fields import (
     F_INFL_LINES,
     F_INFL_MK,
     F_INFL_NFREE,
-    F_INFL_READY,
     F_INFL_REC,
     F_INFL_STATE,
     F_INFL_VALID,
@@ -165,8 +164,8 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
 
 
 @jit
-def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, trec, base_arr,
-                     prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
+def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, type_info, trec,
+                     base_arr, prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover
     """Move a collected instruction into a free unit of type ``ut`` (initiation interval
     ``ii``); False when none is free (or no in-flight slot is left). Takes the arrays it needs
@@ -226,7 +225,7 @@ def dispatch_to_unit(infl, infl_free, smv, unit_free_at, pc_info, type_info, tre
     infl[sm, f, F_INFL_VALID] = 1
     infl[sm, f, F_INFL_WARP] = w
     infl[sm, f, F_INFL_REC] = rec
-    infl[sm, f, F_INFL_READY] = ready
+    infl_ready[sm, f] = ready
     infl[sm, f, F_INFL_ISSUE] = cycle
     infl[sm, f, F_INFL_MK] = mk
     infl[sm, f, F_INFL_DELAY] = delay
@@ -247,12 +246,15 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
         if cnt == 0:
             continue
         start = tb.set_info[s, F_SET_CU_START]
-        rot = cycle % cnt
+        j = cycle % cnt - 1  # round robin from the clock; no division per unit
         done = 0
-        for i in range(cnt):
+        for _ in range(cnt):
             if done >= tb.set_info[s, F_SET_OUT_PORTS]:
                 break
-            cu = start + (rot + i) % cnt
+            j += 1
+            if j == cnt:
+                j = 0
+            cu = start + j
             if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] > 0:
                 continue
             # the common refusal (unit busy) is decided here, without the call's cost
@@ -269,10 +271,10 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
                     if st.unit_free_at[sm, u] <= cycle:
                         free = True
                         break
-            if free and dispatch_to_unit(st.infl, st.infl_free, st.smv, st.unit_free_at,
-                                         tb.pc_info, tb.type_info, tw.rec, tw.base, prm,
-                                         counters, st.pc_act, sm, w, rec, cycle, hs, hooks, ut,
-                                         ii):
+            if free and dispatch_to_unit(st.infl, st.infl_ready, st.infl_free, st.smv,
+                                         st.unit_free_at, tb.pc_info, tb.type_info, tw.rec,
+                                         tw.base, prm, counters, st.pc_act, sm, w, rec, cycle,
+                                         hs, hooks, ut, ii):
                 st.cu[sm, cu, F_CU_VALID] = 0
                 done += 1
                 progress = True
@@ -318,7 +320,7 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):  # pragma:
         if not load:
             rd = cycle + 1 + st.infl[sm, f, F_INFL_DELAY]
             st.infl[sm, f, F_INFL_LINES] = 0
-            st.infl[sm, f, F_INFL_READY] = rd
+            st.infl_ready[sm, f] = rd
             if rd < st.smv[sm, F_SM_NEXT_WB]:
                 st.smv[sm, F_SM_NEXT_WB] = rd
     return True
@@ -342,30 +344,65 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         st.infl[sm, tok, F_INFL_LINES] -= 1
         if st.infl[sm, tok, F_INFL_LINES] == 0:
             rd = cycle + st.infl[sm, tok, F_INFL_DELAY]
-            st.infl[sm, tok, F_INFL_READY] = rd
+            st.infl_ready[sm, tok] = rd
             st.smv[sm, F_SM_NEXT_WB] = min(st.smv[sm, F_SM_NEXT_WB], rd)
             counters[sm, C_MEM_LOADS_COMPLETED] += 1
             counters[sm, C_MEM_LOAD_LATENCY_CYCLES] += cycle - st.infl[sm, tok, F_INFL_ISSUE]
     if st.smv[sm, F_SM_NEXT_WB] > cycle:
         return progress
     nf = st.smv[sm, F_SM_INFL_HW]  # slots above were never used: READY is INT64_MAX
+    ready = st.infl_ready[sm]
+    # one pass finds the two oldest ready entries (by READY, then slot), how many are ready
+    # and the earliest READY still ahead: usually all the writeback needs (a third ready
+    # entry is looked for by a scan, and the next READY by a final scan, only when needed)
+    b1 = np.int64(-1)
+    r1 = INT64_MAX
+    b2 = np.int64(-1)
+    r2 = INT64_MAX
+    n_ready = 0
+    ahead = INT64_MAX
+    for f in range(nf):
+        rd = ready[f]
+        if rd > cycle:
+            if rd < ahead:
+                ahead = rd
+            continue
+        n_ready += 1
+        if rd < r1:
+            b2 = b1
+            r2 = r1
+            b1 = f
+            r1 = rd
+        elif rd < r2:
+            b2 = f
+            r2 = rd
     done = 0
+    taken = 0
+    left = INT64_MAX  # the earliest READY of a ready entry that stays (write port, veto)
     last_ready = -1
     last_f = -1
     while done < prm[P_EX_WB]:
-        best = np.int64(-1)
-        best_ready = INT64_MAX
-        for f in range(nf):
-            rd = st.infl[sm, f, F_INFL_READY]
-            if rd > cycle or rd > best_ready:
-                continue
-            if rd < last_ready or (rd == last_ready and f <= last_f):
-                continue
-            if rd < best_ready or best < 0:
-                best = f
-                best_ready = rd
+        if taken == 0:
+            best = b1
+            best_ready = r1
+        elif taken == 1:
+            best = b2
+            best_ready = r2
+        else:
+            best = np.int64(-1)
+            best_ready = INT64_MAX
+            for f in range(nf):
+                rd = ready[f]
+                if rd > cycle or rd > best_ready:
+                    continue
+                if rd < last_ready or (rd == last_ready and f <= last_f):
+                    continue
+                if rd < best_ready or best < 0:
+                    best = f
+                    best_ready = rd
         if best < 0:
             break
+        taken += 1
         last_ready = best_ready
         last_f = best
         w = st.infl[sm, best, F_INFL_WARP]
@@ -375,9 +412,11 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         if not bypass:
             if not bank_write_ok(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):
                 counters[sm, C_REGFILE_WRITE_CONFLICT_STALLS] += 1
+                left = min(left, best_ready)
                 continue
             # retire (inline: a call per writeback costs about as much as the work)
             if not hooks.can_writeback(hs, sm, w, pc, rec, cycle):
+                left = min(left, best_ready)
                 continue
             n = bank_write(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks)
             counters[sm, C_REGFILE_BANK_WRITES] += n + hooks.on_writeback(hs, sm, w, pc, rec,
@@ -391,7 +430,7 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             st.warp_sb[sm, w, word] &= bit
             st.warp_sb_long[sm, w, word] &= bit
             st.warp[sm, w, F_WARP_SB_COUNT] -= 1
-        free_slot(st.infl, st.infl_free, st.smv, sm, best)
+        free_slot(st.infl, st.infl_ready, st.infl_free, st.smv, sm, best)
         st.warp[sm, w, F_WARP_INFLIGHT] -= 1
         st.warp[sm, w, F_WARP_SB_WAIT] = 0  # its scoreboard changed: the issue scan rechecks
         if not bypass:
@@ -403,9 +442,12 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
         if not bypass:  # a completed instruction takes no writeback slot
             done += 1
         progress = True
-    nxt = INT64_MAX
-    for f in range(nf):
-        if st.infl[sm, f, F_INFL_READY] < nxt:
-            nxt = st.infl[sm, f, F_INFL_READY]
+    if taken >= n_ready:  # every ready entry was written back or stays at ``left``
+        nxt = min(ahead, left)
+    else:
+        nxt = INT64_MAX
+        for f in range(nf):
+            if ready[f] < nxt:
+                nxt = ready[f]
     st.smv[sm, F_SM_NEXT_WB] = nxt  # <= cycle: blocked or over the EX_WB width: next cycle
     return progress

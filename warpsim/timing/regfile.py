@@ -62,15 +62,24 @@ __all__ = ["bank_of", "bank_write", "bank_write_ok", "tick_operand_collector"]
 
 
 @jit
+def _mod(x, n):  # pragma: no cover - jit
+    """``x % n`` (floor modulo, ``n`` > 0) without a division when ``n`` is a power of two: a
+    64-bit division costs tens of cycles, and this runs for every operand."""
+    if n > 0 and n & (n - 1) == 0:
+        return x & (n - 1)
+    return x % n
+
+
+@jit
 def bank_of(reg, warp, sched, n_banks, n_sched, mapping):  # pragma: no cover - jit
     """Register bank of physical register ``reg`` of warp slot ``warp`` (GPGPU-Sim
     ``register_bank``)."""
     if mapping == BANK_MAP_LINEAR:
-        return reg % n_banks
+        return _mod(reg, n_banks)
     if mapping == BANK_MAP_SUB_CORE:
         per = n_banks // n_sched
-        return (reg + warp) % per + sched * per
-    return (reg + warp) % n_banks
+        return _mod(reg + warp, per) + sched * per
+    return _mod(reg + warp, n_banks)
 
 
 @jit
@@ -80,11 +89,12 @@ def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragm
     writeback)."""
     nb = prm[P_N_BANKS]
     ns = prm[P_N_SCHED]
+    sw = _mod(w, ns)
     for k in range(pc_dst.shape[1]):
         reg = pc_dst[pc, k]
         if reg < 0:
             break
-        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns,
+        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, sw, nb, ns,
                                                           prm[P_BANK_MAP]))
         if b < 0:
             continue
@@ -99,12 +109,13 @@ def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: 
     """Take the write ports of ``pc``'s destination banks this cycle; returns bank writes."""
     nb = prm[P_N_BANKS]
     ns = prm[P_N_SCHED]
+    sw = _mod(w, ns)
     n = 0
     for k in range(pc_dst.shape[1]):
         reg = pc_dst[pc, k]
         if reg < 0:
             break
-        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns,
+        b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, sw, nb, ns,
                                                           prm[P_BANK_MAP]))
         if b < 0:
             continue
@@ -170,18 +181,21 @@ def tick_operand_collector(st, tb, tw, prm, counters, sm, cycle, step, hs,
     single = prm[P_SINGLE_READ] != 0
     ports = prm[P_RD_PORTS]
     progress = False
-    rot = cycle % n_cu
-    for i in range(n_cu):
-        cu = (rot + i) % n_cu
+    cu = cycle % n_cu - 1  # round robin from the clock; no division per unit
+    for _ in range(n_cu):
+        cu += 1
+        if cu == n_cu:
+            cu = 0
         if st.cu[sm, cu, F_CU_VALID] == 0 or st.cu[sm, cu, F_CU_LEFT] == 0:
             continue
         w = st.cu[sm, cu, F_CU_WARP]
         rec = st.cu[sm, cu, F_CU_REC]
+        sw = _mod(w, ns)
         for k in range(st.cu_src.shape[2]):
             reg = st.cu_src[sm, cu, k]
             if reg < 0:
                 continue
-            b = hooks.operand_bank(hs, sm, w, rec, reg, bank_of(reg, w, w % ns, nb, ns, mapping))
+            b = hooks.operand_bank(hs, sm, w, rec, reg, bank_of(reg, w, sw, nb, ns, mapping))
             if b < 0:  # served outside the banked register file
                 st.cu_src[sm, cu, k] = -1
                 st.cu[sm, cu, F_CU_LEFT] -= 1

@@ -112,11 +112,13 @@ def tick_decode(warp, trec, base_arr, pc_info, prm, counters, sm, cycle):  # pra
     cap = prm[P_IBUF]
     fetched = 0
     progress = False
-    rot = cycle % n_w
-    for i in range(n_w):
+    w = cycle % n_w - 1  # round robin from the clock; no division per warp
+    for _ in range(n_w):
         if fetched >= prm[P_N_FETCH]:
             break
-        w = (rot + i) % n_w
+        w += 1
+        if w == n_w:
+            w = 0
         if warp[sm, w, F_WARP_VALID] == 0 or warp[sm, w, F_WARP_FETCH_READY] > cycle:
             continue
         ib = warp[sm, w, F_WARP_IBUF]

@@ -74,9 +74,13 @@ class CoreState(NamedTuple):
     unit_free_at: np.ndarray
     """``unit_free_at[sm, u]`` int64: first cycle the unit accepts an instruction."""
     infl: np.ndarray
-    """``infl[sm, f, F_INFL_*]`` int64: in-flight instructions: VALID, WARP, REC, READY (cycle
-    the result may be written back; INT64_MAX while memory lines are outstanding), LINES
-    (memory lines not yet returned), ISSUE (dispatch cycle), MK (resolved memory kind)."""
+    """``infl[sm, f, F_INFL_*]`` int64: in-flight instructions: VALID, WARP, REC, LINES
+    (memory lines not yet returned), ISSUE (dispatch cycle), MK (resolved memory kind), DELAY,
+    STATE."""
+    infl_ready: np.ndarray
+    """``infl_ready[sm, f]`` int64: the cycle in-flight slot ``f``'s result may be written back
+    (INT64_MAX while memory lines are outstanding and for a free slot). Kept out of ``infl``:
+    the writeback stage scans it every cycle, and contiguous it is a few cache lines."""
     infl_free: np.ndarray
     """``infl_free[sm, i]`` int32: stack of free in-flight slots (top at SM field
     INFL_NFREE - 1)."""
@@ -137,7 +141,6 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
     bank[:, :, fl.F_BANK_RD_STAMP] = -1
     bank[:, :, fl.F_BANK_WR_STAMP] = -1
     infl = np.zeros((s, f, fl.N_INFL_FIELDS), i64)
-    infl[:, :, fl.F_INFL_READY] = tc.INT64_MAX
     smv = np.zeros((s, fl.N_SMV_FIELDS), i64)
     smv[:, fl.F_LDST_CUR] = -1
     smv[:, fl.F_SM_NEXT_WB] = tc.INT64_MAX
@@ -152,6 +155,7 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
         idoc_hc=np.zeros((s, tc.N_OC_SETS, fl.N_IDOC_HC_FIELDS), i64),
         cu=np.zeros((s, n_cu, fl.N_CU_FIELDS), i64), cu_src=np.full((s, n_cu, n_k), -1, np.int32),
         bank=bank, unit_free_at=np.zeros((s, max(1, n_u)), i64), infl=infl,
+        infl_ready=np.full((s, f), tc.INT64_MAX, i64),
         infl_free=np.ascontiguousarray(np.tile(np.arange(f - 1, -1, -1, dtype=np.int32),
                                                (s, 1))),
         pc_act=np.zeros((int(tables.pc_info.shape[0]), fl.N_ACT_FIELDS), i64), smv=smv)
