@@ -58,6 +58,8 @@ READERS: dict[str, tuple[str, str]] = {
     "l2.n_slices_per_channel": (T + "memstate.py", "n_slices_per_channel"),
     "l2.rop_queue_entries": (T + "memstate.py", "rop_queue_entries"),
     "l2.reply_queue_entries": (T + "memstate.py", "reply_queue_entries"),
+    "l2.dram_queue_entries": (T + "memstate.py", "dram_queue_entries"),
+    "l2.sector_bytes": (T + "memstate.py", "sector_bytes"),
     "icnt.eject_buffer_entries": (T + "memstate.py", "eject_buffer_entries"),
     "shmem.size_bytes": (T + "dispatch.py", "size_bytes"),
     "shmem.cta_limit_bytes": (T + "dispatch.py", "cta_limit_bytes"),

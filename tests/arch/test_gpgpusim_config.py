@@ -329,10 +329,10 @@ def test_values_warpsim_cannot_model_are_replaced_and_named(caplog):
         cfg, unmapped = read_gpgpusim_config("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4\n"
                                              "-gpgpu_n_cores_per_cluster 2\n")
     assert unmapped == []
-    assert cfg.l2.sector_bytes == cfg.l2.line_bytes == 128 and cfg.l2.mshr_entries == 256
+    assert cfg.l2.sector_bytes == 32 and cfg.l2.mshr_entries == 256   # sectored L2: modelled
     assert cfg.sm.n_sms == 30 and cfg.sm.n_sms_per_cluster == 1   # 15 clusters x 2 SMs
     text = caplog.records[-1].getMessage()
-    assert "l2.sector_bytes = 32" in text and "sm.n_sms_per_cluster = 2" in text
+    assert "l2.sector_bytes" not in text and "sm.n_sms_per_cluster = 2" in text
 
 
 def test_ignored_options_have_reasons_and_are_not_mapped():
@@ -355,7 +355,8 @@ def test_partition_queues_bound_the_slice_and_the_ejection_buffer_sizes():
     cfg, unmapped = read_gpgpusim_config("-gpgpu_dram_partition_queues 16:32:48:24\n"
                                          "-gpgpu_n_cluster_ejection_buffer_size 12\n")
     assert unmapped == []
-    assert (cfg.l2.rop_queue_entries, cfg.l2.reply_queue_entries) == (16, 24)
+    assert (cfg.l2.rop_queue_entries, cfg.l2.dram_queue_entries,
+            cfg.l2.reply_queue_entries) == (16, 32, 24)
     assert cfg.icnt.eject_buffer_entries == 12
     with pytest.raises(ConfigError) as info:
         read_gpgpusim_config("-gpgpu_dram_partition_queues 8:8:8\n")

@@ -138,6 +138,25 @@ def test_activate_of_one_bank_overlaps_another_banks_data():
     assert export(cnt)["dram_activates"] == 2
 
 
+def test_frfcfs_interleaves_bank_groups_to_fill_the_bus():
+    """32 B (one-burst) row hits X, Y to bank 0 (bank group 0) and a younger Z to bank 1
+    (group 1), both rows open, last column command in group 1 at tick 18. X issues at 40
+    (data 52-54); the bus takes the next command's data from 54 = 42 + CL: Y (same group as
+    X) could issue at 40 + tCCDL = 43 (data 55), Z at 40 + tCCD = 42 (data 54, no gap), so Z
+    goes first and Y follows at 42 + tCCD = 44. Oldest-first would give X, Y (55-57), Z
+    (57-59) with a 1-tick hole in the bus."""
+    ms, cnt = _new()
+    _enqueue(ms, 0, nbytes=32)                                         # opens bank 0 (col 12)
+    _enqueue(ms, D.row_bytes, nbytes=32)                               # opens bank 1 (col 18)
+    _run(ms, cnt, 0, 40)
+    for addr in (64, 96, D.row_bytes + 32):                            # X, Y, Z
+        _enqueue(ms, addr, nbytes=32)
+    _run(ms, cnt, 40, 100)
+    cl = D.t_cl_cycles
+    assert _returns(ms)[2:] == [(64, 40 + cl + BURST), (D.row_bytes + 32, 42 + cl + BURST),
+                                (96, 44 + cl + BURST)]                 # 54, 56, 58
+
+
 def _scheduler_order(sched: str) -> list[int]:
     cfg = apply_overrides(CFG, {"dram.scheduler": sched})
     ms, cnt = make_mem_state(cfg), make_counts(1)

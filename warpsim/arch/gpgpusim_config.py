@@ -218,12 +218,14 @@ def _addr_mapping(option: str, text: str) -> dict[str, Any]:
 
 def _partition_queues(option: str, text: str) -> dict[str, Any]:
     """icnt_L2:L2_dram:dram_L2:L2_icnt (GPGPU-Sim memory_sub_partition): the first and last
-    bound what warpsim's slice takes from and gives to the interconnect; the L2<->DRAM
-    queues are the L2 miss queue (cache spec) and dram.return_queue_entries."""
+    bound what warpsim's slice takes from and gives to the interconnect, the second the
+    requests waiting for the DRAM behind the L2 miss queue; dram_L2 is
+    dram.return_queue_entries' job (not mapped)."""
     values = _ints(option, text, ":")
     if len(values) != 4:
         raise ConfigError(option, text, "icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes")
-    return {"l2.rop_queue_entries": values[0], "l2.reply_queue_entries": values[3]}
+    return {"l2.rop_queue_entries": values[0], "l2.dram_queue_entries": values[1],
+            "l2.reply_queue_entries": values[3]}
 
 
 def _dram_scheduler(option: str, text: str) -> dict[str, Any]:

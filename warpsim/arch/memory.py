@@ -226,7 +226,9 @@ class L2Config(CacheConfig):
     ways: int = 8
     """8-way."""
     sector_bytes: int = 128
-    """Unsectored (3.x ``N``)."""
+    """Unsectored (3.x ``N``). 32: sectored (4.x ``S``, timing/sector.py): per-sector valid
+    and dirty bits, a miss fetches only its 32 B sector from DRAM, one lookup and one reply
+    per sector, write-backs carry the dirty sectors."""
     write_policy: WritePolicy = WritePolicy.WRITE_BACK
     """Write-back (spec letter B)."""
     write_alloc_policy: WriteAllocPolicy = WriteAllocPolicy.WRITE_ALLOCATE
@@ -251,11 +253,23 @@ class L2Config(CacheConfig):
     reply_queue_entries: int = 8
     """Replies a slice holds for the interconnect (-gpgpu_dram_partition_queues, last value
     L2_icnt). [A] 8, GPGPU-Sim 3.x's default; the 4.2 SM2_GTX480 config has 64."""
+    dram_queue_entries: int = 0
+    """Requests a slice holds between its miss queue and the DRAM scheduler
+    (-gpgpu_dram_partition_queues, second value L2_dram). Modelled as extra entries of the
+    miss queue (one FIFO of ``miss_queue_entries + dram_queue_entries``; a miss is refused
+    when it is full). 0: the miss queue feeds the DRAM directly (the default)."""
 
     def _check(self) -> None:
         CacheConfig._check(self)
         for name in ("n_slices_per_channel", "rop_queue_entries", "reply_queue_entries"):
             self._at_least(name, 1)
+        self._at_least("dram_queue_entries", 0)
+        if self.sector_bytes not in (32, self.line_bytes):
+            self._fail("sector_bytes", f"32 (sectored, GPGPU-Sim 4.x S caches) or line_bytes = "
+                       f"{self.line_bytes} (unsectored)")
+        if self.is_sectored and self.alloc_policy != AllocPolicy.ON_MISS:
+            self._fail("alloc_policy", "on_miss for a sectored L2 (sector_bytes < line_bytes; "
+                       "allocate-on-fill sector caches are not modelled)")
 
 
 @_CFG

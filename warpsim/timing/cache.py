@@ -54,6 +54,9 @@ from warpsim.timing.memconsts import (
 )
 
 __all__ = [
+    "mshr_alloc",
+    "mshr_merge",
+    "stamp_use",
     "R_HIT",
     "R_HIT_RESERVED",
     "R_MISS",
@@ -137,6 +140,12 @@ def _stamp(ca, c: int) -> int:
 
 
 @jit
+def stamp_use(ca, c: int, s: int, w: int) -> None:
+    """Replacement bookkeeping of a use of way ``w`` (LRU: restamp; FIFO: nothing)."""
+    _touch(ca, c, s, w)
+
+
+@jit
 def _touch(ca, c: int, s: int, w: int) -> None:
     if ca.geo[c, G_REPL] == REPL_LRU:
         ca.tag_stamp[c, s, w] = _stamp(ca, c)
@@ -166,11 +175,12 @@ def mshr_find(ca, c: int, line: int) -> int:
 
 
 @jit
-def _mshr_alloc(ca, c: int, line: int, payload: int) -> int:
+def mshr_alloc(ca, c: int, line: int, payload: int) -> int:
     for m in range(ca.geo[c, G_MSHR_ENTRIES]):
         if ca.mshr_line[c, m] < 0:
             ca.mshr_line[c, m] = line
             ca.mshr_n_req[c, m] = 1
+            ca.mshr_got[c, m] = 0
             ca.mshr_req[c, m, 0] = payload
             ca.cnt[c, K_MSHR_USED] += 1
             return m
@@ -178,7 +188,7 @@ def _mshr_alloc(ca, c: int, line: int, payload: int) -> int:
 
 
 @jit
-def _mshr_merge(ca, c: int, m: int, payload: int) -> bool:
+def mshr_merge(ca, c: int, m: int, payload: int) -> bool:
     k = ca.mshr_n_req[c, m]
     if k >= ca.geo[c, G_MSHR_MAX_MERGE]:
         return False
@@ -192,6 +202,7 @@ def mshr_free(ca, c: int, m: int) -> None:
     """Release MSHR entry ``m`` after its fill was handled."""
     ca.mshr_line[c, m] = -1
     ca.mshr_n_req[c, m] = 0
+    ca.mshr_got[c, m] = 0
     ca.cnt[c, K_MSHR_USED] -= 1
 
 
@@ -231,7 +242,7 @@ def cache_read(ca, c: int, line: int, payload: int) -> tuple[int, int]:
         return R_HIT, -1
     m = mshr_find(ca, c, line)
     if m >= 0:
-        if _mshr_merge(ca, c, m, payload):
+        if mshr_merge(ca, c, m, payload):
             return R_HIT_RESERVED, -1
         return R_RESERVATION_FAIL, -1
     if w >= 0 or ca.cnt[c, K_MSHR_USED] >= ca.geo[c, G_MSHR_ENTRIES]:
@@ -247,7 +258,7 @@ def cache_read(ca, c: int, line: int, payload: int) -> tuple[int, int]:
         victim = _install(ca, c, s, v, line, LS_RESERVED)
     elif mq_free(ca, c) < 1:
         return R_RESERVATION_FAIL, -1
-    _mshr_alloc(ca, c, line, payload)
+    mshr_alloc(ca, c, line, payload)
     return R_MISS, victim
 
 
@@ -291,7 +302,7 @@ def cache_write(ca, c: int, line: int, policy: int, payload: int) -> tuple[int, 
     if w >= 0:  # fill pending
         if policy == WP_WRITE_BACK:
             m = mshr_find(ca, c, line)
-            if m >= 0 and _mshr_merge(ca, c, m, payload):
+            if m >= 0 and mshr_merge(ca, c, m, payload):
                 return 0, 0, -1
         return 0, 1, -1
     if policy == WP_WRITE_BACK and ca.geo[c, G_WRITE_ALLOC] != WA_NO_WRITE_ALLOCATE:

@@ -8,7 +8,9 @@ one row command pair (GPGPU-Sim issues one column and one row command per DRAM c
 - column commands, for a request to its bank's open row: the bank has no column command
   scheduled after this tick and is past tRCD, the data bus is free by ``now + CAS`` (tCL for
   reads, tWL for writes), and for a read the return queue has room. ``frfcfs`` takes the
-  oldest such request, ``fifo`` only the oldest request of the queue;
+  one whose first column command can issue earliest (tCCD after the channel's last column
+  command, tCCDL in its bank group), the oldest among equals; ``fifo`` only the oldest
+  request of the queue;
 - row commands, for a request to a row that is not open: its bank's column commands have all
   been issued and no queued request wants the bank's open row (FR-FCFS keeps a row open while
   it has hits). ``frfcfs`` takes the oldest such request, ``fifo`` only the oldest request.
@@ -165,13 +167,29 @@ def _pick_col(p, dq, bank, ch_s, ret_cap: int, ch: int, k: int) -> int:
             return e
         return -1
     best = -1
+    best_t = 0
     for e in range(dq.shape[1]):
         seq = dq[ch, e, Q_READY]
-        if seq < 0 or (best >= 0 and seq > dq[ch, best, Q_READY]):
+        if seq < 0:
             continue
         if _is_hit(p, dq, bank, ch, e) and _col_ready(p, dq, bank, ch_s, ret_cap, ch, e, k):
-            best = e
+            t = _col_tick(p, dq, bank, ch_s, ch, e, k)
+            if best < 0 or t < best_t or (t == best_t and seq < dq[ch, best, Q_READY]):
+                best = e
+                best_t = t
     return best
+
+
+@jit
+def _col_tick(p, dq, bank, ch_s, ch: int, e: int, k: int) -> int:
+    """Tick of entry ``e``'s first column command if it were issued at ``k`` (tCCD or, in the
+    last command's bank group, tCCDL after it; tCDLR after write data for a read)."""
+    b = addr_bank(p, dq[ch, e, Q_ADDR])
+    ccd = p[P_T_CCDL] if b % p[P_N_BANK_GROUPS] == ch_s[ch, H_LAST_COL_BG] else p[P_T_CCD]
+    col = max(k, bank[ch, b, B_COL_OK], ch_s[ch, H_LAST_COL] + ccd)
+    if info_ptype(dq[ch, e, Q_INFO]) != PK_WRITE:
+        col = max(col, ch_s[ch, H_WR_END] + p[P_T_CDLR])
+    return col
 
 
 @jit

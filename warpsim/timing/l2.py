@@ -14,11 +14,14 @@ Per L2 tick each slice handles at most one DRAM fill (the head of its channel's 
 when it is for this slice) and one request from its ROP queue. A request becomes visible
 ``l2.hit_latency_cycles`` core cycles after it left the interconnect (GPGPU-Sim's ROP delay,
 ``-rop_latency``). Reads that hit reply; reads that miss allocate an MSHR (or merge) and send
-one read for the whole line to DRAM; writes follow ``l2.write_policy`` and
-``l2.write_alloc_policy`` (GTX480: write-back, write-allocate); atomics are reads that leave
-the line dirty. Replies and DRAM requests enter their queues one core cycle after the lookup.
+one read for the whole line to DRAM (a sectored L2, ``l2.sector_bytes`` 32: one lookup per
+sector per tick, one 32 B DRAM read per missing sector and one reply per sector, sector.py);
+writes follow ``l2.write_policy`` and ``l2.write_alloc_policy`` (GTX480: write-back,
+write-allocate); atomics are reads that leave the line dirty. Replies and DRAM requests
+enter their queues one core cycle after the lookup.
 
-Follows: GPGPU-Sim 3.x ``l2cache.cc`` (``memory_sub_partition::cache_cycle``, ROP queue,
+Follows: GPGPU-Sim 3.x/4.2 ``l2cache.cc`` (``memory_sub_partition::cache_cycle``, ROP queue,
+4.2 ``breakdown_request_to_sector_requests``,
 ``dram_L2_queue`` / ``L2_dram_queue``), ``addrdec.cc`` (channel bits at ``dramid@8``).
 Assumptions: [A] interleaving granularity 256 B and slice selection by the line bit(s) after
 it; [A] L2 writes are not acknowledged to the SM (GPGPU-Sim sends write acks).
@@ -57,6 +60,7 @@ from warpsim.timing.memconsts import (
     A_ROP,
     DOM_L2,
     G_LINE_SHIFT,
+    G_SECTOR_SHIFT,
     G_WRITE_POLICY,
     H_RET_COUNT,
     H_RET_HEAD,
@@ -81,10 +85,19 @@ from warpsim.timing.memconsts import (
     WP_WRITE_BACK,
     X_ROP_COUNT,
     X_ROP_HEAD,
+    X_ROP_SEC,
     X_RQ_COUNT,
     X_RQ_HEAD,
 )
-from warpsim.timing.memstate import core_of_tick, first_tick, info_ptype, info_sm, pack_info
+from warpsim.timing.memstate import (
+    core_of_tick,
+    first_tick,
+    info_bytes,
+    info_ptype,
+    info_sm,
+    pack_info,
+)
+from warpsim.timing.sector import sec_fill, sec_read, sec_write
 
 __all__ = [
     "addr_bank",
@@ -174,9 +187,120 @@ def _to_dram(ca, act, c: int, addr: int, info: int, ready: int) -> None:
 @jit
 def _writeback(ca, act, c: int, victim_line: int, sm: int, ready: int) -> None:
     shift = ca.geo[c, G_LINE_SHIFT]
-    nbytes = 1 << shift
+    _writeback_bytes(ca, act, c, victim_line, 1 << shift, sm, ready)
+
+
+@jit
+def _writeback_bytes(ca, act, c: int, victim_line: int, nbytes: int, sm: int,
+                     ready: int) -> None:
+    """One write-back request of ``nbytes`` (a sectored line: its dirty sectors)."""
+    shift = ca.geo[c, G_LINE_SHIFT]
     _to_dram(ca, act, c, victim_line << shift, pack_info(sm, PK_WRITE, SRC_NONE, nbytes, 0),
              ready)
+
+
+@jit
+def _with_bytes(info: int, nbytes: int) -> int:
+    """``info`` with its payload bytes replaced (a per-sector request or reply)."""
+    return (info & ~(0xFFFF << 24)) | (nbytes << 24)
+
+
+@jit
+def _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, i: int, addr: int,
+              cycle: int) -> bool:
+    """Sectored L2: the DRAM data of one sector; one reply per merged read."""
+    c = s + p[P_L2_BASE]
+    sh = ca.geo[c, G_SECTOR_SHIFT]
+    line = addr >> ca.geo[c, G_LINE_SHIFT]
+    k_sec = (addr >> sh) & ((1 << (ca.geo[c, G_LINE_SHIFT] - sh)) - 1)
+    m = mshr_find(ca, c, addr >> sh)
+    if m >= 0:
+        n = ca.mshr_n_req[c, m]
+        n_replies = 0
+        dirty = False
+        for k in range(n):
+            pt = info_ptype(ca.mshr_req[c, m, k])
+            if pt != PK_WRITE:
+                n_replies += 1
+            if pt != PK_READ:
+                dirty = True
+        if _rq_free(rq, sl_s, s) < n_replies:
+            return False
+        sec_fill(ca, c, line, k_sec, dirty)
+        for k in range(n):
+            info = ca.mshr_req[c, m, k]
+            if info_ptype(info) != PK_WRITE:
+                _rq_push(rq, sl_s, act, s, addr, info, cycle + 1)
+        mshr_free(ca, c, m)
+        act[A_MSHR] -= 1
+    ch_s[ch, H_RET_HEAD] = (i + 1) % ret.shape[1]
+    ch_s[ch, H_RET_COUNT] -= 1
+    act[A_DRAM_RET] -= 1
+    return True
+
+
+@jit
+def _access_sec(ca, rop, rq, sl_s, act, counters, s: int, c: int, i: int,
+                cycle: int) -> bool:
+    """Sectored L2: look up the next sector of the ROP queue's head packet (one sector per L2
+    tick, as GPGPU-Sim 4.2 splits a request into sector requests before the ROP queue). The
+    packet's sectors: ``bytes / sector_bytes`` of them from the one its address falls in
+    ([A] a write or atomic of n sectors covers the line's first n)."""
+    addr = rop[s, i, Q_ADDR]
+    info = rop[s, i, Q_INFO]
+    sm = info_sm(info)
+    pt = info_ptype(info)
+    shift = ca.geo[c, G_LINE_SHIFT]
+    sh = ca.geo[c, G_SECTOR_SHIFT]
+    per_line = 1 << (shift - sh)
+    first = (addr >> sh) & (per_line - 1)
+    n = min(max(1, info_bytes(info) >> sh), per_line - first)
+    k_sec = first + sl_s[s, X_ROP_SEC]
+    line = addr >> shift
+    sec_addr = (line << shift) + (k_sec << sh)
+    sec_info = _with_bytes(info, 1 << sh)
+    if pt == PK_WRITE:
+        if mq_free(ca, c) < 2:
+            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
+            return True
+        hit, fwd, victim, vbytes = sec_write(ca, c, line, k_sec, ca.geo[c, G_WRITE_POLICY])
+        if fwd:
+            _to_dram(ca, act, c, sec_addr, sec_info, cycle + 1)
+        if victim >= 0:
+            _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+        counters[sm, C_L2_TOTAL_CACHE_WRITES] += 1
+        if not hit:
+            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+    else:
+        if _rq_free(rq, sl_s, s) < 1:
+            return False
+        status, victim, vbytes = sec_read(ca, c, line, k_sec, sec_info)
+        if status == R_RESERVATION_FAIL:
+            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
+            return True
+        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+        if status == R_HIT:
+            if pt == PK_ATOMIC:
+                sec_write(ca, c, line, k_sec, WP_WRITE_BACK)
+            _rq_push(rq, sl_s, act, s, sec_addr, sec_info, cycle + 1)
+        elif status == R_HIT_RESERVED:
+            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
+        elif status == R_MISS:
+            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+            act[A_MSHR] += 1
+            _to_dram(ca, act, c, sec_addr, pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0),
+                     cycle + 1)
+            if victim >= 0:
+                _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+    if sl_s[s, X_ROP_SEC] + 1 < n:
+        sl_s[s, X_ROP_SEC] += 1
+        return True
+    sl_s[s, X_ROP_SEC] = 0
+    sl_s[s, X_ROP_HEAD] = (i + 1) % rop.shape[1]
+    sl_s[s, X_ROP_COUNT] -= 1
+    act[A_ROP] -= 1
+    return True
 
 
 @jit
@@ -189,6 +313,8 @@ def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
     addr = ret[ch, i, Q_ADDR]
     if ret[ch, i, Q_READY] > cycle or addr_slice(p, addr) != s:
         return False
+    if ca.geo[c, G_SECTOR_SHIFT] < ca.geo[c, G_LINE_SHIFT]:
+        return _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s, ch, i, addr, cycle)
     line = addr >> ca.geo[c, G_LINE_SHIFT]
     m = mshr_find(ca, c, line)
     if m >= 0:
@@ -230,6 +356,8 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
     i = sl_s[s, X_ROP_HEAD]
     if rop[s, i, Q_READY] > cycle:
         return False
+    if ca.geo[c, G_SECTOR_SHIFT] < ca.geo[c, G_LINE_SHIFT]:
+        return _access_sec(ca, rop, rq, sl_s, act, counters, s, c, i, cycle)
     addr = rop[s, i, Q_ADDR]
     info = rop[s, i, Q_INFO]
     sm = info_sm(info)

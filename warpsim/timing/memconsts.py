@@ -75,6 +75,14 @@ LS_RESERVED = 2
 LS_MODIFIED = 3
 """Valid and dirty (write-back caches)."""
 
+# -- sector bits in ``tag_sec[cache, set, way]`` (sectored caches) -----------------------------
+SEC_MASK = 0xFF
+"""Bits 0-7: valid sectors (bit i = sector i of the line)."""
+SEC_PEND_SHIFT = 8
+"""Bits 8-15: sectors whose fill is pending (the line cannot be evicted)."""
+SEC_DIRTY_SHIFT = 16
+"""Bits 16-23: dirty sectors (written back on eviction, 32 B each)."""
+
 # -- policy codes (the order of the enums in warpsim/arch/policies.py) -------------------------
 REPL_LRU = 0
 REPL_FIFO = 1
@@ -208,7 +216,9 @@ G_MSHR_ENTRIES = 8
 G_MSHR_MAX_MERGE = 9
 G_MQ_ENTRIES = 10
 G_HIT_LATENCY = 11
-N_GEOM = 12
+G_SECTOR_SHIFT = 12
+"""log2 of the sector size; equal to ``G_LINE_SHIFT`` for an unsectored cache."""
+N_GEOM = 13
 # per-cache counters: cnt[cache, K_*]
 K_USE_CLOCK = 0
 K_MSHR_USED = 1
@@ -247,7 +257,9 @@ X_ROP_HEAD = 2
 X_ROP_COUNT = 3
 X_RQ_HEAD = 4
 X_RQ_COUNT = 5
-N_SLICE_SCALARS = 6
+X_ROP_SEC = 6
+"""Sectors of the ROP queue's head packet already looked up (sectored L2)."""
+N_SLICE_SCALARS = 7
 # per-channel scalars: ch_s[channel, H_*]
 H_DQ_COUNT = 0
 H_DQ_NEXT_SEQ = 1
@@ -275,7 +287,8 @@ N_BANK_FIELDS = 7
 
 __all__ += [
     "B_ACT_OK", "B_BUSY", "B_CLAIM", "B_COL_OK", "B_FRESH", "B_PRE_OK", "B_ROW",
-    "G_ALLOC_POLICY", "G_HIT_LATENCY",
+    "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
+    "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
     "H_DQ_NEXT_SEQ", "H_LAST_ACT", "H_LAST_COL", "H_LAST_COL_BG", "H_RET_COUNT", "H_RET_HEAD",

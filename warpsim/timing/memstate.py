@@ -133,8 +133,15 @@ class CacheArrays(NamedTuple):
     """tag_state[cache, set, way] int8: ``LS_*``."""
     tag_stamp: np.ndarray
     """tag_stamp[cache, set, way] int64: last use (LRU) or insertion (FIFO) order."""
+    tag_sec: np.ndarray
+    """tag_sec[cache, set, way] int64: sectored caches only: valid, pending and dirty sector
+    bits (``SEC_*``); 0 for unsectored caches."""
     mshr_line: np.ndarray
-    """mshr_line[cache, entry] int64: line number, -1 = free."""
+    """mshr_line[cache, entry] int64: line number (sectored caches: sector number =
+    address >> log2 sector), -1 = free."""
+    mshr_got: np.ndarray
+    """mshr_got[cache, entry] int64: reply bytes received so far (an L1 line is filled once
+    replies for all its bytes arrived: one per 32 B sector from a sectored L2)."""
     mshr_n_req: np.ndarray
     """mshr_n_req[cache, entry] int64: requests merged so far (the first included)."""
     mshr_req: np.ndarray
@@ -159,7 +166,8 @@ class MemState(NamedTuple):
     """sm_s[sm, S_*] int64: L1 port cycle, bypass slots used, fill-completion and ejection ring
     heads/counts, request-input and reply-output port busy-until (icnt ticks), pending counts."""
     byp_token: np.ndarray
-    """byp_token[sm, slot] int64: token of a request that skipped the L1s, -1 = free."""
+    """byp_token[sm, slot, 0] int64: token of a request that skipped the L1s, -1 = free;
+    ``[sm, slot, 1]``: reply bytes still expected (a sectored L2 replies per sector)."""
     hq: np.ndarray
     """hq[sm, l1_kind, slot, T_*] int64: hit pipeline (token, ready)."""
     hq_hc: np.ndarray
@@ -263,8 +271,10 @@ def make_cache_arrays(geoms: list[dict[str, int]]) -> CacheArrays:
     names in lower case without the prefix)."""
     n = len(geoms)
     keys = ("n_sets", "ways", "line_shift", "set_fn", "repl", "write_policy", "alloc_policy",
-            "write_alloc", "mshr_entries", "mshr_max_merge", "mq_entries", "hit_latency")
-    geo = np.array([[g[k] for k in keys] for g in geoms], dtype=np.int64).reshape(n, N_GEOM)
+            "write_alloc", "mshr_entries", "mshr_max_merge", "mq_entries", "hit_latency",
+            "sector_shift")
+    geo = np.array([[g.get(k, g["line_shift"]) for k in keys] for g in geoms],
+                   dtype=np.int64).reshape(n, N_GEOM)
     max_sets = int(geo[:, G_N_SETS].max())
     max_ways = int(geo[:, G_WAYS].max())
     max_mshr = int(geo[:, G_MSHR_ENTRIES].max())
@@ -276,7 +286,9 @@ def make_cache_arrays(geoms: list[dict[str, int]]) -> CacheArrays:
         tag=_i64(n, max_sets, max_ways, fill=-1),
         tag_state=np.zeros((n, max_sets, max_ways), dtype=np.int8),
         tag_stamp=_i64(n, max_sets, max_ways),
+        tag_sec=_i64(n, max_sets, max_ways),
         mshr_line=_i64(n, max_mshr, fill=-1),
+        mshr_got=_i64(n, max_mshr),
         mshr_n_req=_i64(n, max_mshr),
         mshr_req=_i64(n, max_mshr, max_merge, fill=-1),
         mq=_i64(n, max_mq, N_Q_FIELDS),
@@ -298,8 +310,15 @@ def _geom(cc: object) -> dict[str, int]:
         "write_policy": _index(cc.write_policy), "alloc_policy": _index(cc.alloc_policy),
         "write_alloc": _index(cc.write_alloc_policy), "mshr_entries": cc.mshr_entries,
         "mshr_max_merge": cc.n_mshr_max_merge, "mq_entries": cc.miss_queue_entries,
-        "hit_latency": cc.hit_latency_cycles,
+        "hit_latency": cc.hit_latency_cycles, "sector_shift": _log2(cc.sector_bytes),
     }
+
+
+def _l2_geom(l2: Any) -> dict[str, int]:
+    """An L2 slice: its miss queue includes the L2-to-DRAM queue (``l2.dram_queue_entries``)."""
+    g = _geom(l2)
+    g["mq_entries"] = l2.miss_queue_entries + l2.dram_queue_entries
+    return g
 
 
 def _mapping(d: Any) -> dict[int, int]:
@@ -355,9 +374,9 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
     return MemState(
         p=p,
         clk=np.array([[r[0] for r in ratios], [r[1] for r in ratios]], dtype=np.int64),
-        caches=make_cache_arrays(l1_geoms + [_geom(l2)] * n_slices),
+        caches=make_cache_arrays(l1_geoms + [_l2_geom(l2)] * n_slices),
         sm_s=sm_s,
-        byp_token=_i64(n_sms, n_byp, fill=-1),
+        byp_token=_i64(n_sms, n_byp, 2, fill=-1),
         hq=_i64(n_sms, N_L1_KINDS, hq_cap, N_T_FIELDS),
         hq_hc=_i64(n_sms, N_L1_KINDS, 2),
         fq=_i64(n_sms, fq_cap, N_T_FIELDS),

@@ -32,7 +32,8 @@ fills at most one returned line per cycle; [A] requests that skip the L1 use one
 ``l1d.mshr_entries`` bypass slots and the L1D miss queue; [A] a store with a token completes
 after the L1 hit latency (posted write).
 Deviations: L1 lines smaller than the trace's 128 B line are accessed as the one line holding
-the first byte; sectors are not tracked.
+the first byte; the L1s are not sectored (a line is filled once replies for all its bytes
+arrived: one reply, or one per sector from a sectored L2).
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ from warpsim.timing.memstate import (
     MemState,
     build_mem_state,
     first_tick,
+    info_bytes,
     info_slot,
     info_src,
     pack_info,
@@ -229,9 +231,10 @@ def _bypass(ca, byp_token, sm_s, pend, act, sm: int, line_addr: int, n_sectors: 
         _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
         return 0
     slot = 0
-    while byp_token[sm, slot] != -1:
+    while byp_token[sm, slot, 0] != -1:
         slot += 1
-    byp_token[sm, slot] = token if token >= 0 else -2
+    byp_token[sm, slot, 0] = token if token >= 0 else -2
+    byp_token[sm, slot, 1] = n_sectors * SECTOR_BYTES
     sm_s[sm, S_BYP_USED] += 1
     act[A_BYPASS] += 1
     pt = PK_ATOMIC if kind == MEM_ATOMIC else PK_READ
@@ -351,18 +354,26 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
     src = info_src(info)
     if src == SRC_BYPASS:
         slot = info_slot(info)
-        token = byp_token[sm, slot]
-        if token >= 0:
-            _fq_push(fq, sm_s, act, sm, token, cycle)
-        byp_token[sm, slot] = -1
-        sm_s[sm, S_BYP_USED] -= 1
-        act[A_BYPASS] -= 1
+        left = byp_token[sm, slot, 1] - info_bytes(info)
+        byp_token[sm, slot, 1] = left
+        if left <= 0:
+            token = byp_token[sm, slot, 0]
+            if token >= 0:
+                _fq_push(fq, sm_s, act, sm, token, cycle)
+            byp_token[sm, slot, 0] = -1
+            sm_s[sm, S_BYP_USED] -= 1
+            act[A_BYPASS] -= 1
     else:
         c = sm * N_L1_KINDS + src
         shift = ca.geo[c, G_LINE_SHIFT]
         line = ej[sm, i, Q_ADDR] >> shift
         m = mshr_find(ca, c, line)
+        got = 0
         if m >= 0:
+            got = ca.mshr_got[c, m] + info_bytes(info)
+            if got < (1 << shift):
+                ca.mshr_got[c, m] = got         # more sectors of the line still to come
+        if m >= 0 and got >= (1 << shift):
             n = ca.mshr_n_req[c, m]
             dirty = False
             for k in range(n):
