@@ -30,6 +30,10 @@ from warpsim.timing.memconsts import (
     G_MSHR_ENTRIES,
     G_MSHR_MAX_MERGE,
     G_N_SETS,
+    G_PART_CHAN_SHIFT,
+    G_PART_N_CHANNELS,
+    G_PART_SPC,
+    G_PART_SUB_MASK,
     G_REPL,
     G_SET_FN,
     G_WAYS,
@@ -72,6 +76,7 @@ __all__ = [
     "mq_push",
     "mshr_find",
     "mshr_free",
+    "partition_line",
 ]
 
 R_HIT = 0
@@ -85,8 +90,30 @@ R_RESERVATION_FAIL = 3
 
 
 @jit
+def partition_line(ca, c: int, line: int) -> int:
+    """Line number inside an L2 slice: the address without its channel and slice bits
+    (GPGPU-Sim ``partition_address``); ``line`` itself for the L1s."""
+    cs = ca.geo[c, G_PART_CHAN_SHIFT]
+    if cs == 0:
+        return line
+    ls = ca.geo[c, G_LINE_SHIFT]
+    addr = line << ls
+    local = (((addr >> cs) // ca.geo[c, G_PART_N_CHANNELS]) << cs) | (addr & ((1 << cs) - 1))
+    mask = ca.geo[c, G_PART_SUB_MASK]
+    if mask == 0:
+        spc = ca.geo[c, G_PART_SPC]
+        return (local >> ls) // spc
+    for b in range(62, -1, -1):
+        if (mask >> b) & 1:
+            local = ((local >> (b + 1)) << b) | (local & ((1 << b) - 1))
+    return local >> ls
+
+
+@jit
 def cache_set(ca, c: int, line: int) -> int:
-    """Set index of line number ``line`` (``set_fn``: linear, Fermi hash, XOR)."""
+    """Set index of line number ``line`` (``set_fn``: linear, Fermi hash, XOR), computed from
+    the line's address inside its L2 slice for an L2 (``partition_line``)."""
+    line = partition_line(ca, c, line)
     n = ca.geo[c, G_N_SETS]
     fn = ca.geo[c, G_SET_FN]
     if fn == SI_LINEAR or (n & (n - 1)) != 0:

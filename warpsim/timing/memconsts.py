@@ -218,7 +218,18 @@ G_MQ_ENTRIES = 10
 G_HIT_LATENCY = 11
 G_SECTOR_SHIFT = 12
 """log2 of the sector size; equal to ``G_LINE_SHIFT`` for an unsectored cache."""
-N_GEOM = 13
+G_PART_CHAN_SHIFT = 13
+"""L2 slices: the set index comes from the address inside the slice (channel and slice bits
+removed, GPGPU-Sim ``l2_cache_config::set_index``): channels interleave every ``1 << this``
+bytes; 0 for the L1s (set index from the address itself)."""
+G_PART_N_CHANNELS = 14
+"""L2 slices: DRAM channels (for the partition address)."""
+G_PART_SPC = 15
+"""L2 slices: slices per channel (the linear mapping's slice digit at line granularity)."""
+G_PART_SUB_MASK = 16
+"""L2 slices with ``dram.addr_mapping``: the address bits that pick the slice in its channel
+(the bank's low bits), removed from the set index; 0 with the linear mapping."""
+N_GEOM = 17
 # per-cache counters: cnt[cache, K_*]
 K_USE_CLOCK = 0
 K_MSHR_USED = 1
@@ -288,6 +299,7 @@ N_BANK_FIELDS = 7
 __all__ += [
     "B_ACT_OK", "B_BUSY", "B_CLAIM", "B_COL_OK", "B_FRESH", "B_PRE_OK", "B_ROW",
     "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
+    "G_PART_CHAN_SHIFT", "G_PART_N_CHANNELS", "G_PART_SPC", "G_PART_SUB_MASK",
     "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",

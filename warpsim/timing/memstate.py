@@ -272,9 +272,11 @@ def make_cache_arrays(geoms: list[dict[str, int]]) -> CacheArrays:
     n = len(geoms)
     keys = ("n_sets", "ways", "line_shift", "set_fn", "repl", "write_policy", "alloc_policy",
             "write_alloc", "mshr_entries", "mshr_max_merge", "mq_entries", "hit_latency",
-            "sector_shift")
-    geo = np.array([[g.get(k, g["line_shift"]) for k in keys] for g in geoms],
-                   dtype=np.int64).reshape(n, N_GEOM)
+            "sector_shift", "part_chan_shift", "part_n_channels", "part_spc", "part_sub_mask")
+    fill = {"sector_shift": None, "part_chan_shift": 0, "part_n_channels": 1, "part_spc": 1,
+            "part_sub_mask": 0}
+    geo = np.array([[g.get(k, g["line_shift"] if fill.get(k, 0) is None else fill.get(k, 0))
+                     for k in keys] for g in geoms], dtype=np.int64).reshape(n, N_GEOM)
     max_sets = int(geo[:, G_N_SETS].max())
     max_ways = int(geo[:, G_WAYS].max())
     max_mshr = int(geo[:, G_MSHR_ENTRIES].max())
@@ -314,10 +316,22 @@ def _geom(cc: object) -> dict[str, int]:
     }
 
 
-def _l2_geom(l2: Any) -> dict[str, int]:
-    """An L2 slice: its miss queue includes the L2-to-DRAM queue (``l2.dram_queue_entries``)."""
+def _l2_geom(l2: Any, d: Any) -> dict[str, int]:
+    """An L2 slice: its miss queue includes the L2-to-DRAM queue (``l2.dram_queue_entries``);
+    its set index comes from the address inside the slice (cache.partition_line)."""
     g = _geom(l2)
     g["mq_entries"] = l2.miss_queue_entries + l2.dram_queue_entries
+    m = _mapping(d)
+    spc = l2.n_slices_per_channel
+    sub = 0
+    if m[P_BANK_MASK] != 0 and spc & (spc - 1) == 0:
+        bits = m[P_BANK_MASK]
+        for _ in range(spc.bit_length() - 1):      # the bank's low bits pick the slice
+            low = bits & -bits
+            sub |= low
+            bits ^= low
+    g.update(part_chan_shift=m[P_CHAN_SHIFT], part_n_channels=d.n_channels, part_spc=spc,
+             part_sub_mask=sub)
     return g
 
 
@@ -374,7 +388,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
     return MemState(
         p=p,
         clk=np.array([[r[0] for r in ratios], [r[1] for r in ratios]], dtype=np.int64),
-        caches=make_cache_arrays(l1_geoms + [_l2_geom(l2)] * n_slices),
+        caches=make_cache_arrays(l1_geoms + [_l2_geom(l2, d)] * n_slices),
         sm_s=sm_s,
         byp_token=_i64(n_sms, n_byp, 2, fill=-1),
         hq=_i64(n_sms, N_L1_KINDS, hq_cap, N_T_FIELDS),
