@@ -10,7 +10,7 @@ through a session folder, so no program runs twice) and compared with the stored
 
 Thresholds (issue 16, "Done when"): every kernel's cycle ratio warpsim / GPGPU-Sim within
 0.67x-1.5x (cycles summed over a program's launches of one kernel), and the mean absolute error
-over kernels at most 15 % (11.1 % since the DRAM interleaves bank groups, README §7.3). The
+over kernels at most 15 % (11.3 % with the L2 set index of GPGPU-Sim, README §7.5). The
 kernels outside the band today are listed in ``OUT_OF_BAND`` with the ratio measured when the
 list was written and the suspected cause, and are
 ``xfail(strict=True, raises=OutOfBand)``: only the band check is excused (a functional mismatch
@@ -50,8 +50,17 @@ _SECTOR = ("GPGPU-Sim 4.2's sectored L2 sends every 32-byte sector to DRAM as it
            "go to 1.3-1.6x (warpsim's DRAM keeps its bus 60-70 % busy where GPGPU-Sim's is "
            "94 %), so the preset stays unsectored; GPGPU-Sim's write acks delaying warp exit "
            "(warpsim posts stores) may add to it")
+_SECTOR_TRAFFIC = ("GPGPU-Sim 4.2's L1 and L2 are sectored: its L1 misses 123,071 times where "
+                   "warpsim's misses 71,599 (a missing 32-byte sector of a present line counts) "
+                   "and every missing line becomes 4 sector requests to the L2 (492,614 L2 "
+                   "accesses vs 71,599); the kernel is bound by that L1-L2 traffic, not by DRAM "
+                   "(utilisation 0 in both), so warpsim, which moves whole lines, is faster. "
+                   "It moved out of the band (0.76 -> 0.65) when the L2 set index became the "
+                   "address inside the slice, as GPGPU-Sim computes it (warpsim had used a "
+                   "quarter of each slice's sets)")
 OUT_OF_BAND: dict[str, tuple[float, str]] = {
-    "transpose_tiled": (0.60, _SECTOR),
+    "transpose_tiled": (0.57, _SECTOR),
+    "matvec_row": (0.65, _SECTOR_TRAFFIC),
 }
 
 # Why the mean absolute error is above 15 % today (None once it is not).
