@@ -59,6 +59,7 @@ READERS: dict[str, tuple[str, str]] = {
     "l2.rop_queue_entries": (T + "memstate.py", "rop_queue_entries"),
     "l2.reply_queue_entries": (T + "memstate.py", "reply_queue_entries"),
     "l2.dram_queue_entries": (T + "memstate.py", "dram_queue_entries"),
+    "l2.fill_on_host_copy": ("warpsim/runtime/timed.py", "fill_on_host_copy"),
     "l2.sector_bytes": (T + "memstate.py", "sector_bytes"),
     "icnt.eject_buffer_entries": (T + "memstate.py", "eject_buffer_entries"),
     "shmem.size_bytes": (T + "dispatch.py", "size_bytes"),

@@ -291,6 +291,7 @@ OPTION_TABLE: dict[str, _Handler] = {
     "-gpgpu_l2_queue_config": _partition_queues,
     "-rop_latency": _to("l2.hit_latency_cycles"),
     "-gpgpu_l2_rop_latency": _to("l2.hit_latency_cycles"),
+    "-gpgpu_perf_sim_memcpy": _bool("l2.fill_on_host_copy"),
     "-gpgpu_n_mem": _to("dram.n_channels"),
     "-gpgpu_n_sub_partition_per_mchannel": _to("l2.n_slices_per_channel"),
     "-gpgpu_n_mem_per_ctrlr": _to("dram.n_chips_per_channel"),

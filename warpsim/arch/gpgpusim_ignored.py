@@ -44,10 +44,6 @@ IGNORED_OPTIONS: dict[str, str] = {
     "-gpgpu_runtime_pending_launch_count_limit": _NO_CDP,
     "-gpgpu_max_concurrent_kernel": "warpsim runs one kernel at a time (no concurrent "
                                     "kernels)",
-    "-gpgpu_perf_sim_memcpy": ("host<->device copies take no simulated time in warpsim and "
-                               "do not fill the L2 (GPGPU-Sim also installs the copied lines "
-                               "in its L2: not modelled yet, validation/gpgpusim/README.md "
-                               "§7.5)"),
     "-gpgpu_ignore_resources_limitation": "warpsim always enforces the sm.* residency limits",
     "-gpgpu_flush_l1_cache": "warpsim always invalidates the L1 caches between kernels",
     "-gpgpu_mem_address_mask": "address-space mask of GPGPU-Sim's allocator; warpsim's heap "

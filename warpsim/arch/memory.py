@@ -258,6 +258,11 @@ class L2Config(CacheConfig):
     (-gpgpu_dram_partition_queues, second value L2_dram). Modelled as extra entries of the
     miss queue (one FIFO of ``miss_queue_entries + dram_queue_entries``; a miss is refused
     when it is full). 0: the miss queue feeds the DRAM directly (the default)."""
+    fill_on_host_copy: bool = False
+    """Host-to-device copies install their lines in the L2 (valid, clean, LRU-replacing), as
+    GPGPU-Sim's -gpgpu_perf_sim_memcpy 1 does (``perf_memcpy_to_gpu``): a kernel then finds
+    its just-copied inputs in the L2 as far as they fit (timing/l2_warm.py; a sectored L2
+    gets the sectors the copy covers)."""
 
     def _check(self) -> None:
         CacheConfig._check(self)

@@ -121,6 +121,7 @@ class Device(TimedDevice):
             self.gpu_config = resolve_config("gtx480" if config is None else config,
                                              overrides=overrides)
         self._timing_sim: Any = None
+        self._l2_fills: list[tuple[int, int]] = []
         self._group: Any = None
         """The ``runtime.concurrent.ConcurrentGroup`` being collected, or None."""
         self._activity: dict[str, float] = {}
@@ -179,6 +180,8 @@ class Device(TimedDevice):
     def _write(self, address: int, data: Any) -> None:
         """Copy bytes, or a numpy array's raw bytes, to device memory."""
         self.memory.write(address, data)
+        self._note_host_copy(address, np.asarray(data).nbytes if not isinstance(
+            data, (bytes, bytearray, memoryview)) else len(data))
 
     def _symbol_address(self, module: Module, name: str) -> int:
         return int(module.image.symbol_address(name))

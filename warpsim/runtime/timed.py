@@ -21,6 +21,22 @@ class TimedDevice:
     gpu_config: Any
     _timing_sim: Any
     _activity: dict[str, float]
+    _l2_fills: list[tuple[int, int]]
+
+    def _note_host_copy(self, address: int, nbytes: int) -> None:
+        """A host-to-device copy: with ``l2.fill_on_host_copy`` its lines go into the timed
+        GPU's L2 before the next launch (timing/l2_warm.py)."""
+        cfg = self.gpu_config
+        if cfg is not None and cfg.l2.fill_on_host_copy and nbytes > 0:
+            self._l2_fills.append((int(address), int(nbytes)))
+
+    def _apply_l2_fills(self) -> None:
+        from warpsim.timing.l2_warm import warm_l2
+
+        ms = self._timing_sim.ms
+        for address, nbytes in self._l2_fills:
+            warm_l2(ms.p, ms.caches, address, nbytes)
+        self._l2_fills.clear()
 
     def concurrent(self, sm_sets: Any, *, restart: bool = False) -> Any:
         """Run the launches of a ``with`` block as concurrent kernels on disjoint SM sets (the
@@ -84,6 +100,8 @@ class TimedDevice:
     def _start_timing(self, kernel: Kernel, cfg: LaunchConfig) -> Any:
         """Begin timing one launch (the simulator, and its memory system, persist)."""
         program, alloc, regs, tables, shmem = self._timing_inputs(kernel, cfg)
+        if self._l2_fills:
+            self._apply_l2_fills()
         self._timing_sim.start(program, alloc, n_ctas=cfg.n_blocks,
                                cta_threads=cfg.threads_per_block, regs_per_thread=int(regs),
                                shmem_bytes=shmem, tables=tables, kernel=kernel.name)

@@ -81,6 +81,10 @@ def _put(ca, c: int, s: int, w: int, sec: int) -> None:
     ca.tag_state[c, s, w] = _state_of(sec)
 
 
+put_sectors = _put
+"""Set way ``w``'s sector bits (valid, pending, dirty) and its state from them."""
+
+
 @jit
 def sec_dirty_bytes(ca, c: int, s: int, w: int) -> int:
     """Bytes a write-back of way ``w`` carries: its dirty sectors (0 when none)."""
