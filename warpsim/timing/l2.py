@@ -206,6 +206,20 @@ def _with_bytes(info: int, nbytes: int) -> int:
 
 
 @jit
+def _mshr_replies(ca, c: int, m: int) -> tuple[int, bool]:
+    """(reads of MSHR ``m`` to answer, whether a merged request wrote the line)."""
+    n_replies = 0
+    dirty = False
+    for k in range(ca.mshr_n_req[c, m]):
+        pt = info_ptype(ca.mshr_req[c, m, k])
+        if pt != PK_WRITE:
+            n_replies += 1
+        if pt != PK_READ:
+            dirty = True
+    return n_replies, dirty
+
+
+@jit
 def _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, i: int, addr: int,
               cycle: int) -> bool:
     """Sectored L2: the DRAM data of one sector; one reply per merged read."""
@@ -216,14 +230,7 @@ def _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, i: int, addr: in
     m = mshr_find(ca, c, addr >> sh)
     if m >= 0:
         n = ca.mshr_n_req[c, m]
-        n_replies = 0
-        dirty = False
-        for k in range(n):
-            pt = info_ptype(ca.mshr_req[c, m, k])
-            if pt != PK_WRITE:
-                n_replies += 1
-            if pt != PK_READ:
-                dirty = True
+        n_replies, dirty = _mshr_replies(ca, c, m)
         if _rq_free(rq, sl_s, s) < n_replies:
             return False
         sec_fill(ca, c, line, k_sec, dirty)
@@ -319,14 +326,7 @@ def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
     m = mshr_find(ca, c, line)
     if m >= 0:
         n = ca.mshr_n_req[c, m]
-        n_replies = 0
-        dirty = False
-        for k in range(n):
-            pt = info_ptype(ca.mshr_req[c, m, k])
-            if pt != PK_WRITE:
-                n_replies += 1
-            if pt != PK_READ:
-                dirty = True
+        n_replies, dirty = _mshr_replies(ca, c, m)
         if _rq_free(rq, sl_s, s) < n_replies:
             return False
         victim = cache_fill(ca, c, line, dirty)
