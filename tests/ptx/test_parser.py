@@ -5,6 +5,7 @@ Expected values come from reading the PTX ISA (the oracle), never from earlier p
 
 from __future__ import annotations
 
+import gc
 import random
 import struct
 import time
@@ -637,9 +638,15 @@ def _big_kernel(n: int) -> str:
 
 
 def test_ten_thousand_lines_parse_fast() -> None:
+    # Best of three after a collection, as timeit does: one parse on a CI worker whose heap
+    # holds 2000 tests' objects once took 2.1 s (a collector pass or a busy neighbour), while
+    # the parse itself takes about 0.1 s.
     text = _big_kernel(10_000)
-    t0 = time.perf_counter()
-    m = parse_ptx(text)
-    elapsed = time.perf_counter() - t0
+    gc.collect()
+    elapsed = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        m = parse_ptx(text)
+        elapsed = min(elapsed, time.perf_counter() - t0)
     assert len(m.functions["big"].instructions) == 9_002
     assert elapsed < 2.0, f"parsing 10k lines took {elapsed:.2f} s"
