@@ -5,10 +5,8 @@ Expected values come from reading the PTX ISA (the oracle), never from earlier p
 
 from __future__ import annotations
 
-import gc
 import random
 import struct
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -637,16 +635,10 @@ def _big_kernel(n: int) -> str:
     return "\n".join([*lines, "ret;", "}", ""])
 
 
-def test_ten_thousand_lines_parse_fast() -> None:
-    # Best of three after a collection, as timeit does: one parse on a CI worker whose heap
-    # holds 2000 tests' objects once took 2.1 s (a collector pass or a busy neighbour), while
-    # the parse itself takes about 0.1 s.
-    text = _big_kernel(10_000)
-    gc.collect()
-    elapsed = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        m = parse_ptx(text)
-        elapsed = min(elapsed, time.perf_counter() - t0)
-    assert len(m.functions["big"].instructions) == 9_002
-    assert elapsed < 2.0, f"parsing 10k lines took {elapsed:.2f} s"
+def test_ten_thousand_lines_parse() -> None:
+    # Speed is measured by `warpsim perf` and the parse is about 0.1 s; a test asserts no
+    # clock reading (issue 17: such limits failed on busy CI machines).
+    m = parse_ptx(_big_kernel(10_000))
+    fn = m.functions["big"]
+    assert len(fn.instructions) == 9_002
+    assert sum(1 for i in fn.instructions if i.opcode.startswith("bra")) == 1_000

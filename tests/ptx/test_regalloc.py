@@ -719,22 +719,15 @@ def _large_program(n: int = 10_000, seed: int = 7) -> Function:
 
 
 def test_analyses_scale_to_ten_thousand_instructions():
-    import time
-
+    # No clock reading (issue 17: speed is `warpsim perf`'s job); the analyses must finish and
+    # agree on a 10k-instruction kernel.
     from warpsim.ptx.liveness import liveness
 
     fn = _large_program()
     assert len(fn.instructions) >= 10_000
-    t0 = time.perf_counter()
     cfg = build_cfg(fn)
-    t1 = time.perf_counter()
     live = liveness(fn, cfg)
-    t2 = time.perf_counter()
     a = allocate_registers(fn, cfg=cfg, live=live)
-    t3 = time.perf_counter()
-    # generous bounds (measured: well under 0.3 s each on the 2-core CI machine); they catch
-    # an accidental quadratic algorithm, not a few percent
-    assert t1 - t0 < 2.0 and t2 - t1 < 2.0 and t3 - t2 < 4.0, (t1 - t0, t2 - t1, t3 - t2)
     assert int(live.pressure().max()) <= a.n_regs <= int(live.pressure().max()) + 8
     assert check_allocation(fn, a) == []
 
