@@ -181,20 +181,48 @@ def test_calls_to_prototypes_are_kept():
     assert out is not kern and out.instructions is not kern.instructions
 
 
-def test_direct_recursion_is_unsupported():
+def _traps(fn: Function) -> list[str]:
+    return [i.text for i in fn.instructions if i.opcode == "trap"]
+
+
+def test_direct_recursion_is_made_explicit():
     rec = _func("rec", "call (rec_retval0), rec, (rec_param_0)\nret", 1, True)
     kern = _caller("call (retval0), rec, (param0)")
-    with pytest.raises(UnsupportedPTXError, match="recursive call rec -> rec") as info:
-        inline_calls(_module(rec, kern), kern)
-    assert info.value.kernel == "kern"
+    out = inline_calls(_module(rec, kern), kern)
+    assert not any(i.opcode == "call" for i in out.instructions)
+    assert len(_traps(out)) == 1 and "recursion of 'rec' deeper than" in _traps(out)[0]
+    # the inlined body's entry label follows the two-instruction prologue (depth, frame)
+    entry = out.labels["$L__rec_entry_rec_i1"]
+    assert [i.opcode for i in out.instructions[:entry]] == ["mov", "mov"]
 
 
-def test_indirect_recursion_is_unsupported():
-    a = _func("fa", "call (x), fb, (y)\nret", 0, False)
-    b = _func("fb", "call (x), fa, (y)\nret", 0, False)
+def test_mutual_recursion_is_made_explicit_at_the_cycle_entry():
+    a = _func("fa", "call (fa_retval0), fb, (fa_param_0)\nret", 1, True)
+    b = _func("fb", "call (fb_retval0), fa, (fb_param_0)\nret", 1, True)
     kern = _caller("call (retval0), fa, (param0)")
-    with pytest.raises(UnsupportedPTXError, match="fa -> fb -> fa"):
-        inline_calls(_module(a, b, kern), kern)
+    out = inline_calls(_module(a, b, kern), kern)
+    assert not any(i.opcode == "call" for i in out.instructions)
+    assert ["fa" in t for t in _traps(out)] == [True]
+
+
+def test_a_cycle_reached_from_two_sides_is_inlined_in_both():
+    # the kernel calls fa and fb: fb's body (memoised inside fa's cycle) still calls fa, so
+    # a second inlining pass makes that copy explicit too
+    a = _func("fa", "call (fa_retval0), fb, (fa_param_0)\nret", 1, True)
+    b = _func("fb", "call (fb_retval0), fa, (fb_param_0)\nret", 1, True)
+    kern = _caller("call (retval0), fa, (param0)\ncall (retval0), fb, (param0)")
+    out = inline_calls(_module(a, b, kern), kern)
+    assert not any(i.opcode == "call" for i in out.instructions)
+    assert len(_traps(out)) == 2
+    names = [v.name for v in out.variables]
+    assert len(names) == len(set(names))
+
+
+def test_recursive_call_with_wrong_arity_is_refused():
+    rec = _func("rec", "call (rec_retval0), rec\nret", 1, True)
+    kern = _caller("call (retval0), rec, (param0)")
+    with pytest.raises(UnsupportedPTXError, match="with 0 arguments; the function takes 1"):
+        inline_calls(_module(rec, kern), kern)
 
 
 def test_pow_callee_is_inlined_from_real_ptx(corpus_ptx):

@@ -29,8 +29,8 @@ Assumptions:
       ``mov``/``setp``/``bra`` instructions, so an indirect call costs one compare and one
       branch per candidate tried (hardware: one indirect ``CALL``), an overestimate of a few
       instructions per call.
-Deviations: recursion through pointers cannot be inlined and raises ``UnsupportedPTXError``
-(as direct recursion does).
+Recursion through pointers becomes direct recursion here, which ``ptx/recursion.py`` makes
+explicit.
 """
 
 from __future__ import annotations
@@ -102,10 +102,10 @@ class _Builder:
     def emit(self, like: Instruction, opcode: str, types: tuple[str, ...] = (),
              dsts: tuple[Operand, ...] = (), srcs: tuple[Operand, ...] = (),
              mods: tuple[str, ...] = (), guard: int = -1, neg: bool = False,
-             text: str = "") -> None:
-        spelling = ".".join((opcode, *mods, *types))
+             text: str = "", space: str = "") -> None:
+        spelling = ".".join((opcode, *((space,) if space else ()), *mods, *types))
         self.out.append(dataclasses.replace(
-            like, opcode=opcode, types=types, space="", vec=1, mods=mods, dsts=dsts,
+            like, opcode=opcode, types=types, space=space, vec=1, mods=mods, dsts=dsts,
             srcs=srcs, guard=guard, guard_neg=neg, spelling=spelling,
             text=text or f"{spelling} (lowered from: {like.text.strip()})"))
 

@@ -17,8 +17,11 @@ Assumptions:
   [A] Calls to prototypes without a body (``vprintf``, ``extern`` functions) are left in
       place; indirect calls and ``brx.idx`` are first lowered to compare-and-branch chains of
       direct calls and branches (``ptx/indirect.py``), which are then inlined.
-Deviations: recursion (direct or through pointers) cannot be inlined and raises
-``UnsupportedPTXError``; GPGPU-Sim instead keeps a call stack with ``CALL``-type SIMT stack entries.
+  [A] A function that still calls itself once its own callees are inlined (recursion, direct,
+      through a cycle or through pointers) is first made explicit on a per-thread stack in
+      local memory (``ptx/recursion.py``), then inlined once per call site like any body.
+Deviations: GPGPU-Sim keeps a hardware-style call stack with ``CALL``-type SIMT stack entries
+and no memory traffic for saved registers; warpsim's explicit stack spills and fills them.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from warpsim.errors import UnsupportedPTXError
 from warpsim.ptx.indirect import lower_indirect, symbols_in
 from warpsim.ptx.ir import Function, Instruction, Module, Operand, OpKind, RegDecl
+from warpsim.ptx.recursion import explicit_recursion
 
 __all__ = ["inline_calls"]
 
@@ -65,10 +68,10 @@ def _callee(module: Module, inst: Instruction) -> Function | None:
 
 
 class _Inliner:
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, sites: itertools.count | None = None) -> None:
         self.module = module
         self.done: dict[str, Function] = {}
-        self.sites = itertools.count(1)
+        self.sites = sites or itertools.count(1)
 
     def flat(self, fn: Function, stack: tuple[str, ...]) -> Function:
         """``fn`` with its calls inlined (memoised per function)."""
@@ -77,6 +80,13 @@ class _Inliner:
         result = self._inline(fn, (*stack, fn.name))
         self.done[fn.name] = result
         return result
+
+    def explicit(self, callee: Function, stack: tuple[str, ...]) -> Function:
+        """The flat body of ``callee`` with its recursion made explicit (memoised)."""
+        key = "rec:" + callee.name
+        if key not in self.done:
+            self.done[key] = explicit_recursion(self.module, self.flat(callee, stack))
+        return self.done[key]
 
     def _inline(self, fn: Function, stack: tuple[str, ...]) -> Function:
         fn = lower_indirect(self.module, fn)
@@ -97,13 +107,10 @@ class _Inliner:
             if callee is None:
                 out.append(inst)
                 continue
-            if callee.name in stack:
-                chain = " -> ".join((*stack[stack.index(callee.name):], callee.name))
-                raise UnsupportedPTXError(
-                    f"recursive call {chain}", file=fn.file or self.module.file,
-                    line=inst.line, kernel=stack[0], source_line=inst.text,
-                    hint="warpsim inlines device functions; rewrite the recursion as a loop")
-            body = self.flat(callee, stack)
+            if callee.name in stack:  # recursion: left for ptx/recursion.py at its entry
+                out.append(inst)
+                continue
+            body = self.explicit(callee, stack)
             site = next(self.sites)
             tag = f"_i{site}"
             offset = len(regs)
@@ -162,7 +169,16 @@ class _Inliner:
 def inline_calls(module: Module, fn: Function) -> Function:
     """A copy of ``fn`` in which every ``call`` to a ``.func`` with a body in ``module`` is
     replaced by the callee's (recursively inlined) body; see the module docstring."""
-    result = _Inliner(module).flat(fn, ())
+    inliner = _Inliner(module)
+    result = inliner.flat(fn, ())
+    for _ in range(len(module.functions)):
+        # a call left inside a cycle's function that was inlined outside the cycle (f and g
+        # call each other, the kernel calls both): one more pass inlines the cycle there
+        if not any(_callee(module, inst) is not None for inst in result.instructions):
+            break
+        result = _Inliner(module, inliner.sites).flat(  # new sites: names stay unique
+            dataclasses.replace(result, name=result.name + "'"), ())
+        result = dataclasses.replace(result, name=fn.name)
     if result is fn:  # nothing inlined: still hand back a copy
         result = dataclasses.replace(fn, regs=list(fn.regs), reg_ids=dict(fn.reg_ids),
                                      instructions=list(fn.instructions),
