@@ -200,10 +200,25 @@ def test_oob_report_lets_a_read_before_the_array_proceed_and_lists_it_at_exit(bu
     assert "_Z8left_sumPKiPii (1)" in proc.stderr and "thread (0, 0, 0)" in proc.stderr
 
 
-def test_relocatable_device_code_build_is_named_as_the_reason(build):
-    """-rdc=true links device code into SASS only: warpsim says so before the run and in the
-    launch error, instead of only "no PTX"."""
+def test_relocatable_device_code_build_runs(build):
+    """-rdc=true links device code into SASS only; the unit's PTX kept in the executable's
+    __nv_relfatbin runs instead (the same output as the whole-program build)."""
     proc = warpsim_exec("--", str(build("memory", "-rdc=true")))
-    assert "built with relocatable device code (-rdc=true)" in proc.stderr
-    assert "device-side launches (dynamic parallelism)" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (PROGRAMS / "memory.expected").read_text(), proc.stderr
+
+
+def test_dynamic_parallelism_program(build, tmp_path):
+    # built with -rdc=true: nvlink's image is SASS only; the unit's PTX comes from the
+    # executable's __nv_relfatbin (cudart/fatbin.relocatable_ptx)
+    import json
+
+    exe = build("dynamic_parallelism", "-rdc=true")
+    stats = tmp_path / "dp.jsonl"
+    proc = warpsim_exec("--config", "gtx480", "--stats", str(stats), "--", str(exe))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "dynamic_parallelism.expected").read_text(), proc.stderr
+    recs = [json.loads(line) for line in stats.read_text().splitlines()]
+    # parent + 4 fills; square_then x3 (2 from the device); copy_back + its fill
+    assert [r["launched_by"] for r in recs].count("device") == 7 and len(recs) == 10
+    assert all(r["stats"]["gpu_sim_cycle"] > 0 for r in recs)

@@ -16,7 +16,8 @@ _FUNCTIONAL = "functional-simulator switch: warpsim always runs PTX with its own
 _STATS = "statistics/tracing output of GPGPU-Sim; warpsim's counters are always on"
 _POWER = "GPUWattch/AccelWattch input; warpsim's energy model has its own tables (warpsim.power)"
 _RUNTIME = "CUDA runtime limit of the functional model; warpsim's runtime has its own limits"
-_NO_CDP = "CUDA dynamic parallelism is not supported"
+_NO_CDP = ("device-side launches run after their parent with no pending-launch limit (CUDA 12 "
+           "has no device-side synchronisation; docs/cuda-runtime.md)")
 _CARVEOUT = ("L1D/shared-memory carve-out choice: warpsim uses the configured l1d.size_bytes "
              "and shmem.size_bytes as they are")
 

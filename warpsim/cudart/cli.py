@@ -22,8 +22,7 @@ __all__ = ["add_subcommand", "run_program"]
 
 
 def _check_program(path: str) -> None:
-    """Refuse a program that links the CUDA runtime statically (nvcc's default); warn about
-    one built with relocatable device code."""
+    """Refuse a program that links the CUDA runtime statically (nvcc's default)."""
     exe = shutil.which(path) if os.sep not in path else path
     if exe is None or not Path(exe).is_file():
         raise WarpsimError(f"no such program: {path}")
@@ -33,12 +32,6 @@ def _check_program(path: str) -> None:
     if b"__cudaRegisterFatBinary" in data and b"libcudart.so" not in data:
         raise WarpsimError(f"{path} links the CUDA runtime statically, so warpsim cannot "
                            "stand in for it\n  hint: rebuild it with nvcc -cudart shared ...")
-    if b"__nv_relfatbin" in data:  # nvcc -rdc=true: device code linked by nvlink, SASS only
-        print(f"warpsim: {Path(path).name} was built with relocatable device code (-rdc=true), "
-              "whose linked image holds SASS only: its kernels cannot run on warpsim (no "
-              "separately compiled device code, no device-side launches)\n  hint: rebuild "
-              "without -rdc=true if it does not launch kernels from the device",
-              file=sys.stderr)
 
 
 def run_program(argv: list[str], *, config: str | None = None, overrides: tuple[str, ...] = (),

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.cudart import errors as ce
-from warpsim.cudart.fatbin import extract_ptx
+from warpsim.cudart.fatbin import extract_ptx, relocatable_ptx
 from warpsim.cudart.handlers import HANDLERS, api
 from warpsim.cudart.resources import ResourcesMixin
 from warpsim.errors import (
@@ -66,6 +66,8 @@ class _Fatbin:
     ptx: str
     module: Any = None
     error: ce.CudaError | None = None
+    units: tuple[str, ...] = ()
+    """The PTX of each translation unit of a ``-rdc=true`` build (linked on load), else ()."""
 
 
 @dataclass(slots=True, eq=False)
@@ -114,9 +116,12 @@ class CudaContext(ResourcesMixin):
     """
 
     def __init__(self, device: Any, program: str = "<program>",
-                 on_launch: Callable[[CudaContext, int, _Launch], None] | None = None) -> None:
+                 on_launch: Callable[[CudaContext, int, _Launch], None] | None = None,
+                 executable: bytes = b"") -> None:
         self.device = device
         self.program = program
+        self.executable = executable
+        """The program's ELF file (its ``-rdc=true`` units' PTX), empty when unknown."""
         self.on_launch = on_launch
         self.fatbins: dict[int, _Fatbin] = {}
         self.functions: dict[int, tuple[int, str]] = {}
@@ -134,6 +139,8 @@ class CudaContext(ResourcesMixin):
         self.sticky = 0
         self._kernels: dict[int, Any] = {}
         self._pending: _Launch | None = None
+        self._printf: list[str] = []
+        """Device printf text of the launch in progress and of the grids it launched."""
         device.add_launch_observer(self._observe)
 
     # -- dispatch ------------------------------------------------------------------------------
@@ -170,8 +177,16 @@ class CudaContext(ResourcesMixin):
         try:
             self.fatbins[fid] = _Fatbin(extract_ptx(blob))
         except WarpsimError as err:
-            self.fatbins[fid] = _Fatbin("", error=ce.CudaError(ce.NO_KERNEL_IMAGE, err.message))
+            self.fatbins[fid] = self._relocatable(err)
         return (0, [fid], b"")
+
+    def _relocatable(self, err: WarpsimError) -> _Fatbin:
+        """A SASS-only image: nvlink's output for a ``-rdc=true`` build, whose unit's PTX the
+        executable keeps in ``__nv_relfatbin`` (``fatbin.relocatable_ptx``)."""
+        units = relocatable_ptx(self.executable) if self.executable else []
+        if units:
+            return _Fatbin("\n".join(units), units=tuple(units))
+        return _Fatbin("", error=ce.CudaError(ce.NO_KERNEL_IMAGE, err.message))
 
     @api("__register_function")
     def _register_function(self, ints: tuple[int, ...], blob: bytes) -> Reply:
@@ -195,7 +210,9 @@ class CudaContext(ResourcesMixin):
             # managed memory is the runtime's business (shim_managed.c): to the kernel a
             # __managed__ variable (.attribute(.managed)) is a global one
             try:
-                fb.module = self.device.load_ptx(fb.ptx, name=f"{self.program}.ptx")
+                fb.module = (self.device.link_ptx(list(fb.units), name=f"{self.program}.ptx")
+                             if fb.units else
+                             self.device.load_ptx(fb.ptx, name=f"{self.program}.ptx"))
             except WarpsimError as err:
                 fb.error = ce.CudaError(ce.INVALID_PTX, "cannot load the program's PTX: " +
                                         err.message)
@@ -265,6 +282,7 @@ class CudaContext(ResourcesMixin):
         args = self._unpack(kernel, blob)
         pending = _Launch(kernel.name, (gx, gy, gz), (bx, by, bz), int(shmem))
         self._pending = pending
+        self._printf = []
         start = time.perf_counter()
         try:
             kernel.configure((gx, gy, gz), (bx, by, bz), shared_mem=int(shmem),
@@ -283,7 +301,7 @@ class CudaContext(ResourcesMixin):
         self._completed(pending)
         # the kernel's device printf text: the library writes it to the program's stdout at
         # the next synchronisation point (shim.c, ws_printf_flush)
-        text = getattr(self.device.last_launch, "printf_output", "")
+        text = "".join(self._printf)  # the launch's and its device-launched grids'
         return (0, [], text.encode()) if text else _OK
 
     def _check_coresident(self, func: int, grid: tuple[int, int, int], threads: int,
@@ -305,9 +323,17 @@ class CudaContext(ResourcesMixin):
             self.on_launch(self, self.launches.index(launch), launch)
 
     def _observe(self, kernel: Any, cfg: Any, result: Any) -> None:
-        rec = self._pending or _Launch(kernel.name, cfg.grid, cfg.block, cfg.shared_bytes)
+        rec = self._pending
+        child = rec is not None and rec in self.launches
+        if rec is None or child:  # a grid launched from the device, after its parent
+            rec = _Launch(kernel.name, cfg.grid, cfg.block, cfg.shared_bytes)
+        if child:
+            rec.extra["launched_by"] = "device"
         rec.result = result
         self.launches.append(rec)
+        self._printf.append(getattr(result, "printf_output", ""))
+        if child:
+            self._completed(rec)
         stats = getattr(result, "stats", None)
         if stats:
             self.sim_cycles += int(stats.get("gpu_sim_cycle", 0))

@@ -13,12 +13,14 @@ Deviations: only PTX entries are used: warpsim executes PTX, never SASS.
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 
 from warpsim.errors import WarpsimError
 
-__all__ = ["FATBIN_MAGIC", "FatbinEntry", "extract_ptx", "fatbin_size", "parse_fatbin"]
+__all__ = ["FATBIN_MAGIC", "FatbinEntry", "extract_ptx", "fatbin_size", "parse_fatbin",
+           "relocatable_ptx"]
 
 FATBIN_MAGIC = 0xBA55ED50
 """Magic number of a fat binary container."""
@@ -155,8 +157,55 @@ def extract_ptx(data: bytes, *, max_sm: int | None = None) -> str:
             "the program embeds no PTX (only SASS for " +
             (", ".join(f"sm_{s}" for s in sass) or "no target") + "); warpsim runs PTX\n"
             "  hint: build with -arch=sm_80 (which embeds compute_80 PTX) or add "
-            "-gencode arch=compute_80,code=compute_80; a build with -rdc=true links its device "
-            "code into SASS only: warpsim supports neither separately compiled device code "
-            "nor device-side launches (dynamic parallelism)")
+            "-gencode arch=compute_80,code=compute_80")
     best = max(ptx, key=lambda e: e.sm)
     return _payload_text(best)
+
+
+_DEVRT = re.compile(r"\.visible\s+\.func\s*(\([^)]*\))?\s*__cudaCDP2LaunchDeviceV2\s*\(")
+"""A definition of the device-side launch: the device runtime library's own PTX."""
+
+
+def _elf_section(elf: bytes, wanted: str) -> bytes | None:
+    """The contents of the ELF64 section named ``wanted``, or None."""
+    if elf[:4] != b"\x7fELF" or elf[4] != 2:
+        return None
+    shoff = struct.unpack_from("<Q", elf, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
+    if shoff == 0 or shstrndx >= shnum:
+        return None
+
+    def header(k: int) -> tuple[int, int, int]:
+        name, _type = struct.unpack_from("<II", elf, shoff + k * shentsize)
+        offset, size = struct.unpack_from("<QQ", elf, shoff + k * shentsize + 24)
+        return name, offset, size
+
+    _, str_off, str_size = header(shstrndx)
+    names = elf[str_off:str_off + str_size]
+    for k in range(shnum):
+        name, offset, size = header(k)
+        if names[name:names.index(b"\0", name)].decode("ascii", "replace") == wanted:
+            return elf[offset:offset + size]
+    return None
+
+
+def relocatable_ptx(elf: bytes, *, max_sm: int | None = None) -> list[str]:
+    """The PTX of each translation unit of a program built with ``-rdc=true``: nvlink links
+    their code into a SASS-only image, but the executable keeps every unit's own fat binary
+    (with the PTX ``-arch=sm_XX`` embeds) in its ``__nv_relfatbin`` section; the device
+    runtime library's container (``libcudadevrt``, which defines the device-side launch
+    functions warpsim models itself: ``functional/device_launch.py``) is left out."""
+    section = _elf_section(elf, "__nv_relfatbin")
+    out: list[str] = []
+    pos = 0
+    while section is not None and pos + 16 <= len(section):
+        if struct.unpack_from("<I", section, pos)[0] != FATBIN_MAGIC:
+            pos += 8  # containers are 8-byte aligned
+            continue
+        end = pos + fatbin_size(section[pos:pos + 16])
+        if any(e.kind == _KIND_PTX for e in parse_fatbin(section[pos:end])):
+            ptx = extract_ptx(section[pos:end], max_sm=max_sm)
+            if not _DEVRT.search(ptx):
+                out.append(ptx)
+        pos = -(-end // 8) * 8
+    return out

@@ -188,6 +188,15 @@ def _program_of_peer(pid: int | None) -> str:
     return Path(argv0).name or "<program>"
 
 
+def _executable_of_peer(pid: int) -> bytes:
+    """The ELF file the program runs (``-rdc=true`` builds keep their PTX there), or b""."""
+    try:
+        data = Path(f"/proc/{pid}/exe").read_bytes()
+    except OSError:
+        return b""
+    return data if b"__nv_relfatbin" in data else b""
+
+
 class UnixServer:
     """Listen on a Unix socket; one thread and one ``CudaContext`` per connected program."""
 
@@ -206,9 +215,10 @@ class UnixServer:
         self._accept = threading.Thread(target=self._accept_loop, daemon=True)
         self._accept.start()
 
-    def _make_context(self) -> CudaContext:
+    def _make_context(self, executable: bytes = b"") -> CudaContext:
         ctx = CudaContext(self.spec.make_device(), program=self.program,
-                          on_launch=self.records.add if self.records is not None else None)
+                          on_launch=self.records.add if self.records is not None else None,
+                          executable=executable)
         with self._lock:
             self.contexts.append(ctx)
         return ctx
@@ -219,7 +229,11 @@ class UnixServer:
                 conn, _ = self._sock.accept()
             except OSError:
                 return
-            t = threading.Thread(target=serve_connection, args=(conn, self._make_context),
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                    struct.calcsize("3i"))
+            exe = _executable_of_peer(struct.unpack("3i", creds)[0])
+            t = threading.Thread(target=serve_connection,
+                                 args=(conn, lambda exe=exe: self._make_context(exe)),
                                  daemon=True)
             t.start()
             self._threads.append(t)
@@ -261,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         records = RecordWriter(stats, spec) if stats else None  # written launch by launch
         ctx = serve_connection(sock, lambda: CudaContext(
             spec.make_device(), program=program,
-            on_launch=records.add if records is not None else None))
+            on_launch=records.add if records is not None else None,
+            executable=_executable_of_peer(os.getppid())))
     except OSError as err:
         print(f"warpsim: cannot write the records file {stats}: {err.strerror or err}",
               file=sys.stderr)

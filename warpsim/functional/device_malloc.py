@@ -24,7 +24,7 @@ import numpy as np
 from warpsim.errors import MemoryAccessError
 from warpsim.ptx.ir import Instruction
 
-__all__ = ["HEAP_LIMIT_BYTES", "build_free", "build_malloc"]
+__all__ = ["HEAP_LIMIT_BYTES", "build_free", "build_malloc", "heap_alloc"]
 
 HEAP_LIMIT_BYTES = 8 << 20
 """The device heap's size (CUDA's default ``cudaLimitMallocHeapSize``)."""
@@ -34,6 +34,17 @@ _NAME = "device malloc"
 
 def _used(memory: Any) -> int:
     return sum(size for _, size, name in memory.allocations() if name == _NAME)
+
+
+def heap_alloc(memory: Any, sizes: list[int]) -> np.ndarray:
+    """One heap allocation per size, in order (0 for a size of 0 or once the heap is full)."""
+    used = _used(memory)
+    out = np.zeros(len(sizes), np.uint64)
+    for i, n in enumerate(sizes):
+        if 0 < n and used + n <= HEAP_LIMIT_BYTES:
+            out[i] = memory.alloc(int(n), align=16, name=_NAME)
+            used += int(n)
+    return out
 
 
 def build_malloc(inst: Instruction, ctx: Any) -> Any:
@@ -52,23 +63,19 @@ def build_malloc(inst: Instruction, ctx: Any) -> Any:
         tidx = np.sort(np.asarray(tidx, np.int64))
         local, lb = bs.local, bs.local_bytes
         sizes = local[(tidx * lb + size_off)[:, None] + np.arange(8)].view("<u8")[:, 0]
-        used = _used(bs.memory)
-        out = np.zeros(tidx.size, np.uint64)
-        for i, n in enumerate(sizes.tolist()):
-            if 0 < n and used + n <= HEAP_LIMIT_BYTES:
-                out[i] = bs.memory.alloc(int(n), align=16, name=_NAME)
-                used += int(n)
+        out = heap_alloc(bs.memory, sizes.tolist())
         local[(tidx * lb + ret_off)[:, None] + np.arange(8)] = out.view(np.uint8).reshape(-1, 8)
     return run
 
 
-def build_free(inst: Instruction, ctx: Any) -> Any:
-    """The closure of ``call free, (ptr)``."""
+def build_free(inst: Instruction, ctx: Any, name: str = "free") -> Any:
+    """The closure of ``call free, (ptr)`` (and of the device runtime's ``cudaFree``, whose
+    result, ``cudaSuccess``, it writes)."""
     from warpsim.functional.ldst import lanes_of
     from warpsim.functional.printf import call_param_slots
 
-    (ptr_off,), _ = call_param_slots(inst, ctx, "free", n_params=1, n_rets=0,
-                                     hint="free takes the pointer malloc returned")
+    (ptr_off,), rets = call_param_slots(inst, ctx, name, n_params=1, n_rets=1,
+                                        hint=f"{name} takes the pointer malloc returned")
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         _, tidx, _, _ = lanes_of(g, pred)
@@ -88,4 +95,6 @@ def build_free(inst: Instruction, ctx: Any) -> Any:
                     file=bs.prog.file, source_line=inst.text, src=inst.src)
             bs.memory.free(p)
             del names[p]
+        if rets:
+            local[(tidx * lb + rets[0])[:, None] + np.arange(4)] = 0
     return run

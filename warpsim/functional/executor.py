@@ -93,6 +93,8 @@ class LaunchResult:
     stats: dict[str, int] = field(default_factory=dict)
     printf_output: str = ""
     """Text of the kernel's device ``printf`` calls (``functional/printf.py``), in order."""
+    children: list[Any] = field(default_factory=list)
+    """Grids launched from device code (``device_launch.ChildLaunch``), in launch order."""
 
     @property
     def thread_instructions_per_s(self) -> float:
@@ -115,7 +117,7 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
            trace_sink: Callable[[TraceChunk], None] | None = None,
            shmem_banks: int = 32, shmem_bank_width_bytes: int = 4,
            launch_timeout_s: float | None = None, oob_log: OOBLog | None = None,
-           cooperative: bool = False) -> LaunchResult:
+           cooperative: bool = False, launch_depth: int = 0) -> LaunchResult:
     """Run kernel ``kernel`` of ``image`` functionally over the whole grid.
 
     ``params`` is the packed parameter buffer (little-endian, the PTX ``.param`` layout);
@@ -128,7 +130,9 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
     (``functional/watchdog.py``). With ``oob_log`` a global access outside every allocation
     but inside the heap proceeds and is recorded there (``functional/oob.py``). A
     ``cooperative`` launch is one batch with a grid-sync workspace (``grid_sync.py``). Raises
-    ``MemoryAccessError``, ``BarrierDeadlockError``, ``StepLimitError`` or ``LaunchError``."""
+    ``MemoryAccessError``, ``BarrierDeadlockError``, ``StepLimitError`` or ``LaunchError``.
+    Grids the threads launch (dynamic parallelism, nested ``launch_depth`` deep) are returned
+    in ``children`` for the caller to run."""
     t0 = time.perf_counter()
     prog = image.program(kernel)
     g3 = _dim3(grid, "grid", prog.name)
@@ -159,6 +163,7 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
         run.watchdog = Watchdog(prog, launch_timeout_s)
     run.reg_bytes = reg_bytes
     run.oob_log = oob_log
+    run.launch_depth = launch_depth
     run.shmem_banks = int(shmem_banks)
     run.shmem_bank_width_bytes = int(shmem_bank_width_bytes)
     per_batch = n_ctas if cooperative else per_batch
@@ -184,7 +189,8 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
         pc_warp_counts=pw.copy(), pc_thread_counts=pt.copy(), n_batches=batch,
         wall_s=time.perf_counter() - t0, trace=ltrace,
         stats={"gpu_sim_insn": int(pt.sum()), "gpgpu_n_tot_w_icount": int(pw.sum())},
-        printf_output=b"".join(run.printf_chunks).decode("utf-8", "replace"))
+        printf_output=b"".join(run.printf_chunks).decode("utf-8", "replace"),
+        children=run.children)
 
 
 class _Launch(BarrierUnit):
@@ -223,6 +229,10 @@ class _Launch(BarrierUnit):
         self.layouts: dict[str, Any] = {}
         """The batch layout of this launch when too large for ``Program.launch_cache``."""
         self.printf_chunks: list[bytes] = []
+        self.children: list[Any] = []
+        """Grids this launch's threads launched (``functional/device_launch.py``)."""
+        self.cdp_buffers: dict[int, Any] = {}
+        self.launch_depth = 0
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
         self.n_branches = 0

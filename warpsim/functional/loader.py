@@ -272,6 +272,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     """Compile kernel ``kernel_name`` of ``module`` (see module docstring)."""
     from warpsim.functional.assertfail import build_assertfail
     from warpsim.functional.cp_async import build_cp
+    from warpsim.functional.device_launch import build_device_runtime_call
     from warpsim.functional.device_malloc import build_free, build_malloc
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
@@ -344,11 +345,14 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_malloc(inst, ctx)
         elif op == "call" and _is_builtin(module, inst, "free"):
             runs[pc] = build_free(inst, ctx)
+        elif op == "call" and _runtime_call(module, inst):
+            runs[pc] = build_device_runtime_call(inst, ctx)
         elif op == "call":
             raise ctx.error(inst, "call of a function without a body",
                             hint="only calls to .func definitions in the module and to "
                                  "the built-ins vprintf (printf), __assertfail (assert), "
-                                 "malloc and free are supported")
+                                 "malloc and free, and the device runtime's launch, stream "
+                                 "and error calls (dynamic parallelism) are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
         elif op == "cp":
@@ -404,6 +408,16 @@ def _barrier_reduction(inst: Instruction, ctx: LoadContext, ops: list[Operand]
     if (c.kind is OpKind.REG and ctx.fn.regs[c.reg].type == "pred") or c.kind is OpKind.IMM:
         return ops_red[0], dsts[0].reg, c
     raise ctx.error(inst, "the last operand of bar.red must be a predicate")
+
+
+def _runtime_call(module: Module, inst: Instruction) -> bool:
+    """Whether ``inst`` calls a body-less device-runtime function (dynamic parallelism)."""
+    from warpsim.functional.device_launch import device_runtime_call
+
+    if not inst.srcs or inst.srcs[0].kind is not OpKind.SYMBOL:
+        return False
+    name = inst.srcs[0].name
+    return device_runtime_call(name) is not None and _is_builtin(module, inst, name)
 
 
 def _is_builtin(module: Module, inst: Instruction, name: str) -> bool:

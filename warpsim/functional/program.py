@@ -23,7 +23,7 @@ import numpy as np
 
 from warpsim.errors import LaunchError, UnsupportedPTXError
 from warpsim.functional.memory import GlobalMemory
-from warpsim.ptx.indirect import address_taken
+from warpsim.ptx.indirect import address_taken, kernels_taken
 from warpsim.ptx.ir import Function, Instruction, Module
 
 __all__ = ["ModuleImage", "Program", "SymbolInfo"]
@@ -127,7 +127,8 @@ class ModuleImage:
             self._addresses[name] = addr
             pending.extend((addr + off, sym) for off, sym in var.init_symbols)
         self._functions: dict[str, int] = {}
-        for name in address_taken(module):  # a function pointer: a 16-byte slot of its own
+        for name in (*address_taken(module), *kernels_taken(module)):
+            # a function pointer (or a kernel's, for device-side launches): a 16-byte slot
             self._functions[name] = memory.alloc(16, align=16, name=f"function {name}")
         for where, sym in pending:
             target = self._addresses.get(sym, self._functions.get(sym))
@@ -150,7 +151,7 @@ class ModuleImage:
 
     @property
     def function_addresses(self) -> dict[str, int]:
-        """Device address of every function whose address the module takes
+        """Device address of every function (and kernel) whose address the module takes
         (``ptx/indirect.py``), by name."""
         return dict(self._functions)
 

@@ -41,7 +41,7 @@ import itertools
 from warpsim.errors import UnsupportedPTXError
 from warpsim.ptx.ir import Function, Instruction, Module, Operand, OpKind, RegDecl
 
-__all__ = ["address_taken", "lower_indirect", "symbols_in"]
+__all__ = ["address_taken", "kernels_taken", "lower_indirect", "symbols_in"]
 
 
 def symbols_in(ops: tuple[Operand, ...]) -> list[str]:
@@ -57,14 +57,15 @@ def symbols_in(ops: tuple[Operand, ...]) -> list[str]:
     return out
 
 
-def address_taken(module: Module) -> tuple[str, ...]:
-    """Functions with a body whose address the module takes, in order of first mention."""
+def address_taken(module: Module, *, kernels: bool = False) -> tuple[str, ...]:
+    """Functions with a body whose address the module takes, in order of first mention
+    (with ``kernels``: the ``.entry`` functions instead, named by device-side launches)."""
     seen: dict[str, None] = {}
     funcs = module.functions
 
     def note(name: str) -> None:
         fn = funcs.get(name)
-        if fn is not None and fn.defined and not fn.is_entry:
+        if fn is not None and fn.defined and fn.is_entry == kernels:
             seen.setdefault(name, None)
 
     for var in module.variables.values():
@@ -76,6 +77,12 @@ def address_taken(module: Module) -> tuple[str, ...]:
             for name in symbols_in(srcs):
                 note(name)
     return tuple(seen)
+
+
+def kernels_taken(module: Module) -> tuple[str, ...]:
+    """Kernels whose address the module takes (``mov.u64 %rd, kernel``: a device-side launch,
+    ``functional/device_launch.py``)."""
+    return address_taken(module, kernels=True)
 
 
 class _Builder:

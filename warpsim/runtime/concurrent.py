@@ -77,6 +77,10 @@ class ConcurrentGroup:
                 user_sink(chunk)
 
         result = dev._run_functional(kernel, cfg, params, textures, trace=True, sink=sink)
+        if result.children:
+            raise LaunchError(kernel.name, "device-side launches (dynamic parallelism) inside "
+                              "Device.concurrent are not supported",
+                              hint="launch the kernel outside the concurrent block")
         program, alloc, regs, tables, shmem = dev._timing_inputs(kernel, cfg)
         self._launches.append(ConcurrentLaunch(program, alloc, cfg.n_blocks,
                                                cfg.threads_per_block, regs, shmem, chunks, sms,

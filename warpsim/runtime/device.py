@@ -336,6 +336,22 @@ class Device(TimedDevice):
         self._modules.append(module)
         return module
 
+    def link_ptx(self, units: list[str], *, name: str = "<ptx>") -> Module:
+        """Parse the PTX of several translation units (a ``-rdc=true`` build: one unit's
+        ``.extern`` kernels, functions and variables defined in another), link them
+        (``ptx/link.py``) and load the result as one module."""
+        from warpsim.functional.program import ModuleImage
+        from warpsim.ptx.link import link_modules
+        from warpsim.ptx.parser import parse_ptx
+
+        self._check_open("link_ptx")
+        parsed = [parse_ptx(text, f"{name}#{k}" if len(units) > 1 else name)
+                  for k, text in enumerate(units)]
+        ir_module = link_modules(parsed, name)
+        module = Module(self, "\n".join(units), ir_module, ModuleImage(ir_module, self.memory))
+        self._modules.append(module)
+        return module
+
     # -- textures ------------------------------------------------------------------------------
 
     def _make_texture(self, array: DeviceArray, dims: int, owns: bool, address_mode: str,
@@ -462,8 +478,9 @@ class Device(TimedDevice):
 
     # -- launch ----------------------------------------------------------------------------------
 
-    def _launch(self, kernel: Kernel, cfg: LaunchConfig, params: bytes) -> Any:
-        """Run one launch on the functional executor (arguments already checked and packed)."""
+    def _launch(self, kernel: Kernel, cfg: LaunchConfig, params: bytes, depth: int = 0) -> Any:
+        """Run one launch on the functional executor (arguments already checked and packed),
+        then the grids its threads launched (``depth``: how deeply this one is nested)."""
         if self.closed:
             raise LaunchError(kernel.name, "the Device was closed",
                               hint="create a new warpsim.Device() and load the module again")
@@ -481,13 +498,34 @@ class Device(TimedDevice):
                     user_sink(chunk)
 
         result = self._run_functional(kernel, cfg, params, textures,
-                                      trace=self.trace or sim is not None, sink=sink)
+                                      trace=self.trace or sim is not None, sink=sink,
+                                      depth=depth)
         if sim is not None:
             result = TimedLaunch(result, self._with_activity(kernel, result, sim.finish()))
-        return self._finish_launch(kernel, cfg, result)
+        result = self._finish_launch(kernel, cfg, result)
+        if result.children:
+            self._run_children(kernel, result, depth)
+        return result
+
+    def _run_children(self, parent: Kernel, result: Any, depth: int) -> None:
+        """Dynamic parallelism: the grids ``result``'s threads launched, after their parent
+        and in launch order (``functional/device_launch.py``), each a launch of its own
+        (timed, observed, its own children after it); ``last_launch`` stays the parent."""
+        from warpsim.functional.device_launch import ChildCopy
+
+        for child in result.children:
+            if isinstance(child, ChildCopy):  # a device-side cudaMemcpyAsync, in issue order
+                if child.nbytes:
+                    self.memory.write(child.dst, self.memory.read(child.src, child.nbytes))
+                continue
+            kernel = parent.module.get_kernel(child.kernel)
+            cfg = LaunchConfig(child.grid, child.block, child.shared_bytes, False)
+            kernel.check_config(cfg)
+            self._launch(kernel, cfg, child.params, depth + 1)
+        self.last_launch = result
 
     def _run_functional(self, kernel: Kernel, cfg: LaunchConfig, params: bytes,
-                        textures: dict, *, trace: bool, sink: Any) -> Any:
+                        textures: dict, *, trace: bool, sink: Any, depth: int = 0) -> Any:
         """The launch on the functional executor with this device's limits and banking."""
         from warpsim.functional.executor import launch
 
@@ -496,7 +534,7 @@ class Device(TimedDevice):
                       textures=textures, trace=trace, trace_sink=sink,
                       max_steps=self.max_steps, launch_timeout_s=self.launch_timeout_s,
                       oob_log=self.oob_log, cooperative=cfg.cooperative,
-                      **self._shmem_banks())
+                      launch_depth=depth, **self._shmem_banks())
 
     def _finish_launch(self, kernel: Kernel, cfg: LaunchConfig, result: Any) -> Any:
         """Record ``result`` as the last launch, echo the kernel's printf, tell observers."""
