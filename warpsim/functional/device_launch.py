@@ -72,6 +72,17 @@ def _read(bs: Any, tidx: np.ndarray, off: int, n: int) -> np.ndarray:
     return bs.local[(tidx * bs.local_bytes + off)[:, None] + np.arange(n)]
 
 
+def _u64(bs: Any, tidx: np.ndarray, off: int) -> np.ndarray:
+    """Each thread's 8-byte argument at ``off`` (a pointer, a size, a stream)."""
+    return _read(bs, tidx, off, 8).view("<u8")[:, 0]
+
+
+def _success(bs: Any, tidx: np.ndarray, ret: int) -> None:
+    """``cudaSuccess`` into each thread's result slot (when the call has one)."""
+    if ret >= 0:
+        _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+
+
 def _write(bs: Any, tidx: np.ndarray, off: int, values: np.ndarray) -> None:
     raw = np.ascontiguousarray(values).view(np.uint8).reshape(tidx.size, -1)
     bs.local[(tidx * bs.local_bytes + off)[:, None] + np.arange(raw.shape[1])] = raw
@@ -134,7 +145,7 @@ def _build_param_buffer_v2(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        funcs = _read(bs, tidx, f_off, 8).view("<u8")[:, 0]
+        funcs = _u64(bs, tidx, f_off)
         grids, blocks = _read(bs, tidx, g_off, 12), _read(bs, tidx, b_off, 12)
         shm = _read(bs, tidx, s_off, 4).view("<u4")[:, 0]
         out = np.array([_buffer(bs, inst, kernels, ctx, int(funcs[i]), _dims(grids[i]),
@@ -151,7 +162,7 @@ def _build_param_buffer(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        sizes = _read(bs, tidx, size_off, 8).view("<u8")[:, 0]
+        sizes = _u64(bs, tidx, size_off)
         out = np.zeros(tidx.size, np.uint64)
         for i in range(tidx.size):  # the kernel is named at LaunchDevice
             out[i] = bs.memory.alloc(max(8, int(sizes[i])), align=64, name=_BUFFER)
@@ -187,12 +198,11 @@ def _build_launch_v2(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        bufs = _read(bs, tidx, buf_off, 8).view("<u8")[:, 0]
-        streams = _read(bs, tidx, st_off, 8).view("<u8")[:, 0]
+        bufs = _u64(bs, tidx, buf_off)
+        streams = _u64(bs, tidx, st_off)
         for i in range(tidx.size):
             _launch_child(bs, inst, ctx, int(bufs[i]), int(streams[i]), None)
-        if ret >= 0:
-            _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+        _success(bs, tidx, ret)
     return run
 
 
@@ -203,11 +213,11 @@ def _build_launch(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        funcs = _read(bs, tidx, f_off, 8).view("<u8")[:, 0]
-        bufs = _read(bs, tidx, buf_off, 8).view("<u8")[:, 0]
+        funcs = _u64(bs, tidx, f_off)
+        bufs = _u64(bs, tidx, buf_off)
         grids, blocks = _read(bs, tidx, g_off, 12), _read(bs, tidx, b_off, 12)
         shm = _read(bs, tidx, s_off, 4).view("<u4")[:, 0]
-        streams = _read(bs, tidx, st_off, 8).view("<u8")[:, 0]
+        streams = _u64(bs, tidx, st_off)
         for i in range(tidx.size):
             kname = kernels.get(int(funcs[i]))
             if kname is None:
@@ -215,8 +225,7 @@ def _build_launch(inst: Instruction, ctx: Any, name: str) -> Any:
                                   f"which is no kernel of this module (line {inst.line})")
             _launch_child(bs, inst, ctx, int(bufs[i]), int(streams[i]),
                           (kname, _dims(grids[i]), _dims(blocks[i]), int(shm[i])))
-        if ret >= 0:
-            _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+        _success(bs, tidx, ret)
     return run
 
 
@@ -230,9 +239,7 @@ def _build_success(inst: Instruction, ctx: Any, name: str) -> Any:
     ret = rets[0] if rets else -1
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
-        if ret >= 0:
-            tidx = _threads(g, pred)
-            _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+        _success(bs, _threads(g, pred), ret)
     return run
 
 
@@ -252,12 +259,11 @@ def _build_stream_create(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        ptrs = _read(bs, tidx, p_off, 8).view("<u8")[:, 0].copy()
+        ptrs = _u64(bs, tidx, p_off).copy()
         first = getattr(bs, "cdp_streams", 0x100)
         bs.cdp_streams = first + tidx.size
         _store_through(bs, tidx, ptrs, np.arange(first, first + tidx.size, dtype=np.uint64))
-        if ret >= 0:
-            _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+        _success(bs, tidx, ret)
     return run
 
 
@@ -270,8 +276,8 @@ def _build_malloc(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        ptrs = _read(bs, tidx, p_off, 8).view("<u8")[:, 0].copy()
-        sizes = _read(bs, tidx, size_off, 8).view("<u8")[:, 0]
+        ptrs = _u64(bs, tidx, p_off).copy()
+        sizes = _u64(bs, tidx, size_off)
         out = heap_alloc(bs.memory, sizes.tolist())
         _store_through(bs, tidx, ptrs, out)
         if ret >= 0:
@@ -293,13 +299,12 @@ def _build_memcpy(inst: Instruction, ctx: Any, name: str) -> Any:
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tidx = _threads(g, pred)
-        dst = _read(bs, tidx, d_off, 8).view("<u8")[:, 0]
-        src = _read(bs, tidx, s_off, 8).view("<u8")[:, 0]
-        n = _read(bs, tidx, n_off, 8).view("<u8")[:, 0]
+        dst = _u64(bs, tidx, d_off)
+        src = _u64(bs, tidx, s_off)
+        n = _u64(bs, tidx, n_off)
         for i in range(tidx.size):
             _children(bs).append(ChildCopy(int(dst[i]), int(src[i]), int(n[i])))
-        if ret >= 0:
-            _write(bs, tidx, ret, np.zeros(tidx.size, np.int32))
+        _success(bs, tidx, ret)
     return run
 
 
