@@ -21,7 +21,12 @@ def _fake(sel, design, extra=()):
     out = {"bench": sel.name, "design": design, "verified": True, "cycles": c,
            "warp_insts": 1000, "l1d_accesses": 100, "l1d_misses": 50,
            "regfile_bank_reads": 2000, "regfile_bank_writes": 1000, "bank_conflict_stalls": 0,
-           "energy_j": c * 1e-3, "sm_energy_j": c * 5e-4, "exec_ldst_warp_insts": 100}
+           "energy_j": c * 1e-3, "sm_energy_j": c * 5e-4, "exec_ldst_warp_insts": 100,
+           "energy_by_counter_j": {"regfile_granule_reads": 0.08, "regfile_granule_writes": 0.08,
+                                   "gpuwattch_sp_acc": 0.04, "gpuwattch_fpu_acc": 0.0}}
+    if design == "base":
+        out["affine_shares"] = {"read": 0.5, "write": 0.5, "int_lanes_saved": 0.5,
+                                "fp_lanes_saved": 0.0}
     if design != "base":
         hits = {"RLPV": 200, "RLP": 200, "RL": 160, "NoVSB": 10}.get(design, 100)
         if "wir.rb_entries=512" in extra:
@@ -54,6 +59,18 @@ def test_summary_keys_and_values_from_hand_picked_runs(tmp_path):
     assert s["per_benchmark"]["a"]["RLPV"]["backend_executed_fraction"] == pytest.approx(0.81)
     assert json.loads((tmp_path / "summary.json").read_text())["speedup_geomean"] == \
         pytest.approx(s["speedup_geomean"])
+
+
+def test_affine_gpus_from_hand_picked_shares(tmp_path):
+    s = run_experiment((BenchSel("a", "tiny"), BenchSel("b", "tiny")), tmp_path,
+                       runner=_fake)
+    # saving on either run: 7/8 * (0.08 * 0.5 + 0.08 * 0.5) + 0.04 * 0.5 = 0.09 J
+    # Affine: a 0.09 / 0.5, b 0.09 / 0.45; Affine+RLPV: a 1 - (0.25 - 0.09) / 0.5,
+    # b 1 - (0.5 - 0.09) / 0.45
+    assert s["sm_energy_saving_affine"] == pytest.approx((0.18 + 0.2) / 2)
+    assert s["sm_energy_saving_affine_rlpv"] == pytest.approx((0.68 + 1 - 0.41 / 0.45) / 2)
+    t = s["targets"]["12_sm_energy_rlpv"]
+    assert t["paper_affine"] == 0.136 and t["ours_affine"] == s["sm_energy_saving_affine"]
 
 
 def test_sm_energy_leaves_out_the_memory_side():

@@ -37,6 +37,9 @@ def _regs(n_warps: int, seed: int) -> list[np.ndarray]:
     n = n_warps * 32
     u32 = rng.integers(0, 2**32, n, dtype=np.uint32)
     u32[:64] = 7  # two uniform warps
+    u32[64:96] = 5 + 3 * np.arange(32, dtype=np.uint32)   # an affine warp (stride 3)
+    u32[96:128] = 0xFFFFFFF0 + 9 * np.arange(32, dtype=np.uint32)  # stride 9, wrapping
+    u32[127] += 1                                          # ... but its last lane is off
     u64 = rng.integers(0, 2**63, n, dtype=np.uint64)
     pred = rng.random(n) < 0.5
     return [u32, u64, pred]
@@ -54,7 +57,7 @@ def test_buffered_entries_match_numpy_and_the_wide_path() -> None:
     live = np.full(n_warps, 0xFFFFFFFF, np.uint32)
     rng = np.random.default_rng(2)
     masks = rng.integers(1, 2**32, n_warps, dtype=np.uint32)
-    masks[:2] = 0xFFFFFFFF
+    masks[:4] = 0xFFFFFFFF
     exist = np.full(n_warps, 0xFFFFFFFF, np.uint32)
     val_regs = (0, 1, 2)  # k = 1 + 2 + 1 entries per warp
     k = 4
@@ -87,8 +90,14 @@ def test_buffered_entries_match_numpy_and_the_wide_path() -> None:
     act = (masks[ws][:, None] >> np.arange(32, dtype=np.uint32)) & 1 == 1
     first = lanes32[np.arange(ws.size), np.argmax(act, axis=1)]
     want_uni = ((lanes32 == first[:, None]) | ~act).all(axis=1)
-    np.testing.assert_array_equal(uni.reshape(ws.size, k)[:, 0], want_uni)
+    np.testing.assert_array_equal(uni.reshape(ws.size, k)[:, 0] & 1, want_uni)
     assert want_uni[:2].all() and not want_uni.all()
+    # bit 1: a full warp whose lanes step by one stride (WIR's affine values)
+    full = (masks[ws] == 0xFFFFFFFF) & (exist[ws] == 0xFFFFFFFF)
+    steps = np.diff(lanes32, axis=1)                 # uint32: modulo 2**32
+    want_aff = full & (steps == steps[:, :1]).all(axis=1)
+    np.testing.assert_array_equal((uni.reshape(ws.size, k)[:, 0] >> 1) & 1, want_aff)
+    assert want_aff[:3].all() and not want_aff[list(ws).index(3)] and want_aff.sum() == 3
 
 
 def test_flush_on_a_full_buffer_keeps_the_order() -> None:

@@ -6,9 +6,11 @@ Runs warpsim's own benchmarks (``wir_runs.BENCH_QUICK`` at ``tiny`` / ``BENCH_FU
 NoVSB, and the sweeps of Figs. 20-22 on the quick set), then reports the paper's metrics: the
 repeated-computation characterisation (Fig. 2, from the oracle profiler), reused instructions
 and dummy MOVs (Fig. 12), backend operation counts (Fig. 13), GPU and SM energy (Figs. 14,
-16), speedups (Fig. 17), verified VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes
-``summary.json``; ``--json`` prints the summary: ``repeated_computation_fraction``,
-``reused_instruction_fraction``, ``sm_energy_saving``, ``gpu_energy_saving``,
+16, with the Affine and Affine+RLPV GPUs of ``wir_affine.py``), speedups (Fig. 17), verified
+VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes ``summary.json``; ``--json``
+prints the summary: ``repeated_computation_fraction``, ``reused_instruction_fraction``,
+``sm_energy_saving``, ``sm_energy_saving_affine``, ``sm_energy_saving_affine_rlpv``,
+``gpu_energy_saving``,
 ``dummy_mov_fraction``, ``speedup_geomean``, ``per_benchmark``, ``targets``, ``paper``.
 
 Follows: specs/wir.md §5-§6; docs/reproductions/wir.md.
@@ -22,6 +24,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from warpsim.experiments.wir_affine import affine_saving_j
 from warpsim.experiments.wir_runs import BENCH_FULL, BENCH_QUICK, BenchSel, run_one
 from warpsim.runner.reproduce import register_reproduction
 
@@ -107,6 +110,15 @@ def _per_bench(runs: dict[str, dict[str, Any]], sel: BenchSel) -> dict[str, Any]
     for d, r in runs.items():
         if d != "base":
             out[d] = _design_row(r, base)
+    shares = base.get("affine_shares")
+    if shares is not None:  # Fig. 16's Affine GPU, alone and under RLPV (wir_affine.py)
+        sm = base["sm_energy_j"]
+        out["Affine"] = {"shares": shares, "sm_energy_saving": _frac(
+            affine_saving_j(base["energy_by_counter_j"], shares), sm)}
+        if "RLPV" in runs:
+            r = runs["RLPV"]
+            left = r["sm_energy_j"] - affine_saving_j(r["energy_by_counter_j"], shares)
+            out["Affine+RLPV"] = {"sm_energy_saving": 1.0 - _frac(left, sm)}
     return out
 
 
@@ -152,7 +164,11 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
         "10_gpu_energy_rpv": {"paper": PAPER["gpu_energy_saving_rpv"],
                               "ours": _avg(per, "RPV", "gpu_energy_saving")},
         "12_sm_energy_rlpv": {"paper": PAPER["sm_energy_saving"], "ours": s["sm_energy_saving"],
-                              "affine": "not modelled"},
+                              "paper_affine": PAPER["sm_energy_saving_affine"],
+                              "ours_affine": _avg(per, "Affine", "sm_energy_saving"),
+                              "paper_affine_rlpv": PAPER["sm_energy_saving_affine_rlpv"],
+                              "ours_affine_rlpv": _avg(per, "Affine+RLPV",
+                                                       "sm_energy_saving")},
         "13_speedup": {"paper": PAPER["speedup"],
                        "ours": {d: s["speedup_by_design"][d] for d in s["speedup_by_design"]}},
         "17_verified_writes_rlp": {"paper": PAPER["verified_write_fraction_rlp"],
@@ -204,6 +220,8 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "repeated_gt10_fraction": _mean([p["repeated_gt10_fraction"] for p in per.values()]),
         "reused_instruction_fraction": _avg(per, "RLPV", "reused_fraction"),
         "sm_energy_saving": _avg(per, "RLPV", "sm_energy_saving"),
+        "sm_energy_saving_affine": _avg(per, "Affine", "sm_energy_saving"),
+        "sm_energy_saving_affine_rlpv": _avg(per, "Affine+RLPV", "sm_energy_saving"),
         "gpu_energy_saving": _avg(per, "RLPV", "gpu_energy_saving"),
         "dummy_mov_fraction": _avg(per, "RLPV", "dummy_mov_fraction"),
         "speedup_geomean": _gm([p["RLPV"]["speedup"] for p in per.values() if "RLPV" in p]),

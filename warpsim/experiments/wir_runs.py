@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from warpsim.experiments.wir_affine import AffineCounter, affine_shares
+
 __all__ = ["BENCH_FULL", "BENCH_QUICK", "DESIGNS", "BenchSel", "run_one", "sm_energy_j"]
 
 _R = ("wir.enabled=true", "wir.load_reuse=false", "wir.pending_retry=false",
@@ -83,6 +85,10 @@ def run_one(sel: BenchSel, design: str, extra: tuple[str, ...] = ()) -> dict[str
     from warpsim.runtime import Device
 
     dev = Device(config="gtx480", overrides=[*DESIGNS[design], *extra])
+    affine = AffineCounter() if design == "base" and not extra else None
+    if affine is not None:  # the Affine model's counts, from Base's trace (wir_affine.py)
+        dev.trace_sink = affine.consume
+        dev.add_launch_observer(affine.done)
     t0 = time.perf_counter()
     try:
         res = run_benchmark(sel.name, size=sel.size, device=dev)
@@ -102,9 +108,11 @@ def run_one(sel: BenchSel, design: str, extra: tuple[str, ...] = ()) -> dict[str
         "regfile_bank_writes": int(g("regfile_bank_writes", 0)),
         "bank_conflict_stalls": int(g("regfile_bank_conflict_stalls", 0)),
         "energy_j": energy.total_j, "sm_energy_j": sm_energy_j(comp),
-        "energy_by_component_j": comp,
+        "energy_by_component_j": comp, "energy_by_counter_j": dict(energy.by_counter_j),
         "wall_s": time.perf_counter() - t0,
     }
+    if affine is not None:
+        out["affine_shares"] = affine_shares(affine.counts)
     out.update({k: int(v) for k, v in stats.items() if k.startswith("wir_")})
     out.update({k: int(v) for k, v in stats.items() if k.startswith("exec_")})
     return out

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from warpsim._jit import jit
-from warpsim.functional.lane_patterns import RL_PATTERN_BIT, rl_pattern
+from warpsim.functional.lane_patterns import AFFINE_BIT, RL_PATTERN_BIT, rl_pattern, sim_bin
 
 __all__ = [
     "BDI_NA",
@@ -79,6 +79,8 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             x = np.uint32(0)
             mx = np.int64(0)
             prev = r0
+            stride = np.uint32(r1 - r0)
+            affine = True  # lane i = r0 + i * stride (mod 2**32): WIR's Affine model
             for lane in range(32):
                 v = row[lane]
                 s += np.uint64(v) * keys[lane]
@@ -87,6 +89,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 m1 = max(m1, d)
                 x |= v ^ r0
                 mx = max(mx, abs(np.int64(np.int32(np.uint32(v - prev)))))
+                affine = affine and (lane == 0 or np.uint32(v - prev) == stride)
                 prev = v
             b0 = np.uint64(r0) | (np.uint64(r1) << np.uint64(32))
             e0 = np.int64(0)
@@ -97,9 +100,9 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
                            | rl_pattern(row))
-            uni[w, col] = x == 0
+            uni[w, col] = np.uint8(x == 0) | (AFFINE_BIT if affine else np.uint8(0))
             continue
         if ex == full:
             ref = r0
@@ -132,7 +135,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
                            | rl_pattern(row))
             uni[w, col] = x == 0
             continue
@@ -177,7 +180,7 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             e0 = min(e0, e)
             e1 = max(e1, e)
         sig[w, col] = s
-        bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | _sim_bin(mx)
+        bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
                        | rl_pattern(row))
         uni[w, col] = x == 0
 
@@ -206,19 +209,6 @@ def gather_rows(flat, step, off, ws, out):  # pragma: no cover - jit
         base = 32 * ws[i] * step + off
         for lane in range(32):
             out[i, lane] = flat[base + lane * step]
-
-
-@jit
-def _sim_bin(mx):  # pragma: no cover - jit
-    """Value-similarity bin (spec §4.1, Fig. 2) of the worst successive-lane distance, in bits
-    5-6: 0 = zero, 1 = at most 128, 2 = at most 2**15, 3 = random."""
-    if mx == 0:
-        return 0
-    if mx <= 128:
-        return 1 << 5
-    if mx <= 32768:
-        return 2 << 5
-    return 3 << 5
 
 
 @jit
@@ -440,7 +430,8 @@ class TraceChunk:
     bdi: np.ndarray
     """BDI code per value entry (uint8): bits 0-1 the <4,Y> CRI, bits 2-4 the <8,Y> class."""
     uniform: np.ndarray
-    """All active lanes equal, per value entry (bool)."""
+    """Per value entry (uint8): bit 0 all active lanes equal; ``AFFINE_BIT`` a full warp's 32
+    lanes are base + lane * stride (uniform included)."""
     line_start: np.ndarray
     """Per record: index of its first line address in ``lines`` (int64); it owns
     ``n_lines``."""
@@ -502,7 +493,7 @@ class LaunchTrace:
         out = []
         for pc, v in zip(rec["pc"], rec["val_start"], strict=True):
             k = int(self.n_values[pc])
-            out.append([(int(c.sig[i]), int(c.bdi[i]), bool(c.uniform[i]))
+            out.append([(int(c.sig[i]), int(c.bdi[i]), bool(c.uniform[i] & 1))
                         for i in range(int(v), int(v) + k)])
         return out
 
@@ -576,7 +567,7 @@ class TraceBuilder:
             bank[start:start + k] = b
         sig = np.concatenate(self.sigs) if self.sigs else np.zeros(0, np.uint64)
         bdi = np.concatenate(self.bdis) if self.bdis else np.zeros(0, np.uint8)
-        uni = np.concatenate(self.unis) if self.unis else np.zeros(0, np.bool_)
+        uni = np.concatenate(self.unis) if self.unis else np.zeros(0, np.uint8)
         lines = np.concatenate(self.lines) if self.lines else np.zeros(0, np.uint64)
         pc, vstart, lstart = _expand_steps(np.asarray(self.pcs, np.int64),
                                            np.asarray(self.counts, np.int64), self.n_values,
@@ -593,4 +584,4 @@ class TraceBuilder:
 def empty_values(nw: int, k: int) -> tuple[Any, Any, Any]:
     """Output arrays for ``annotate_words`` for ``nw`` warps and ``k`` value entries."""
     return (np.empty((nw, k), np.uint64), np.empty((nw, k), np.uint8),
-            np.empty((nw, k), np.bool_))
+            np.empty((nw, k), np.uint8))

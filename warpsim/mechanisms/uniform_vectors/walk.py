@@ -95,7 +95,7 @@ def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, 
             jp = 0
             for e in range(val_start[r], val_start[r] + nv):
                 h = _mix(h, sig[e])
-                if not uniform[e]:
+                if not uniform[e] & 1:  # bit 0: all active lanes equal
                     all_uni = False
                 pred = bdi[e] == 255
                 # the e-th result's scoreboard id
