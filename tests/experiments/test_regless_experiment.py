@@ -15,6 +15,12 @@ def _fake(bench, size, entries, extra=()):
     cycles = {"a": 100, "b": 400}[bench]
     base = {"gpu_sim_cycle": cycles, "regfile_bank_reads": 1000, "regfile_bank_writes": 500,
             "L2_total_cache_accesses": 200}
+    if entries is None and extra == rl.RFH:  # the RFH run: 5 % slower, half the reads off MRF
+        acc = {"mrf_reads": 500, "orf_reads": 400, "lrf_reads": 100, "mrf_writes": 300,
+               "orf_writes": 200, "lrf_writes": 100, "values": 500}
+        c = round(cycles * 1.05)
+        return {"bench": bench, "entries": None, "verified": True, "cycles": c,
+                "stats": {**base, "gpu_sim_cycle": c}, "rfh_accesses": acc}
     if entries is None:
         return {"bench": bench, "entries": None, "verified": True, "cycles": cycles,
                 "stats": base}
@@ -45,6 +51,9 @@ def test_summary_geomean_fractions_and_traffic(monkeypatch, tmp_path):
         assert isinstance(s[key], float) and 0 < s[key] < 1, key
     assert s["rfv"] == {"rf_energy_saving": None, "gpu_energy_saving": None,
                         "runtime_geomean": None}
+    assert math.isclose(s["rfh"]["runtime_geomean"], 1.05)
+    assert 0 < s["rfh"]["rf_energy_saving"] < s["rf_energy_saving"]
+    assert s["per_benchmark"]["a"]["rfh"]["mrf_read_fraction"] == 0.5
     assert json.loads((tmp_path / "summary.json").read_text())["capacities"] == [512]
     assert "regless" in [r.name for r in list_reproductions()]
 

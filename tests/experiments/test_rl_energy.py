@@ -76,3 +76,21 @@ def test_rfv_is_the_scaled_file_alone():
     assert math.isclose(e.gpu_j, CONST + 0.48 * RF_BASE, rel_tol=1e-9)
     with pytest.raises(ConfigError):
         resolve_config("gtx980", overrides=["regless.design=rfh"])
+
+
+def test_rfh_energy_by_hand():
+    # the RFH run = BASE's counters: 1000 operand reads (8000 granules), 500 values (4000);
+    # the compiler moved 600 reads and 300 writes off the MRF: 400 MRF reads, 250 MRF writes
+    # (50 values both in the ORF and the MRF), 500 ORF and 100 LRF reads, 300 ORF and 50 LRF
+    # writes
+    from warpsim.experiments.rl_energy import rfh_energy
+
+    acc = {"mrf_reads": 400, "orf_reads": 500, "lrf_reads": 100, "mrf_writes": 250,
+           "orf_writes": 300, "lrf_writes": 50, "values": 500}
+    base = resolve_config("gtx980")
+    e = rfh_energy(BASE, BASE, acc, base, base)
+    e_rd, e_wr = 8 * 29.08e-12, 8 * 23.96e-12        # per operand read / value written
+    rs = (RF_LEAK + 400 * e_rd + 250 * e_wr + e_rd * (0.1 * 800 + 0.03 * 150))
+    assert math.isclose(e.osu_j, rs, rel_tol=1e-9)
+    assert math.isclose(e.rf_energy_saving, 1 - rs / RF_BASE, rel_tol=1e-9)
+    assert math.isclose(e.gpu_j, CONST + rs, rel_tol=1e-9)

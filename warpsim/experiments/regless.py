@@ -10,7 +10,7 @@ and returns it (``--json`` prints it): ``mean_slowdown``, ``rf_energy_saving``,
 ``gpu_energy_saving``, ``preload_l1_fraction``, ``preload_l2_fraction``,
 ``mean_region_instructions``, ``capacity_sweep``, ``pareto_capacities``,
 ``no_compressor_slowdown``, ``per_benchmark``, ``rfv`` (the full run's RFV baseline), ``rfh``
-(None: not modelled) and ``paper``.
+(the RFH baseline, quick and full) and ``paper``.
 
 Follows: specs/regless.md §5.1, §6.1, §8; docs/reproductions/regless.md. The summary's
 arithmetic is ``rl_analysis.py``; the energy ``rl_energy.py``.
@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from warpsim.experiments.rl_analysis import PAPER, bench_row, summarize
+import numpy as np
+
+from warpsim.experiments.rl_analysis import PAPER, bench_row, rfh_row, summarize
 from warpsim.runner.reproduce import register_reproduction
 
 __all__ = ["BENCH_FULL", "BENCH_QUICK", "CAPACITIES_FULL", "CONFIG", "PAPER",
@@ -50,22 +52,47 @@ RFV = ("regless.design=rfv", "sm.sched_policy=two_level", "sm.n_two_level_active
 """The paper's RFV baseline: a renamed half-size file (1024 entries) with the two-level
 scheduler, 4 active warps per scheduler (spec §5.3 item 4: 25 % of 16)."""
 RFV_ENTRIES = 1024
+RFH = ("sm.sched_policy=two_level", "sm.n_two_level_active_warps=4")
+"""The paper's RFH baseline: the full register file behind the compiler's LRF/ORF
+(``mechanisms/regless/rfh.py``, priced in ``rl_energy.rfh_energy``) with the same two-level
+scheduler, whose active set a warp leaves when it waits on a long-latency result (a strand
+end)."""
 
 
 def overrides(entries: int | None, extra: tuple[str, ...] = ()) -> list[str]:
     """Config overrides of the baseline (``entries`` None) or RegLess with ``entries``."""
-    return [*MACHINE] if entries is None else [*MACHINE, "regless.enabled=true",
-                                               f"regless.entries_per_sm={entries}", *extra]
+    return [*MACHINE, *extra] if entries is None else [
+        *MACHINE, "regless.enabled=true", f"regless.entries_per_sm={entries}", *extra]
+
+
+def _rfh_counter(dev: Any) -> np.ndarray:
+    """Dynamic RFH accesses (``rfh.KINDS``) of ``dev``'s launches, summed as they complete."""
+    from warpsim.mechanisms.regless.rfh import KINDS, plan_rfh
+
+    total = np.zeros(len(KINDS), np.int64)
+    plans: dict[int, Any] = {}
+
+    def observe(kernel: Any, cfg: Any, result: Any) -> None:
+        program = kernel.module.image.program(kernel.name)
+        if id(program) not in plans:
+            plans[id(program)] = plan_rfh(program.fn)
+        total[:] += plans[id(program)].accesses(result.pc_warp_counts)
+
+    dev.add_launch_observer(observe)
+    return total
 
 
 def run_one(bench: str, size: str, entries: int | None,
             extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """One benchmark, baseline (``entries`` None) or RegLess with ``entries`` per SM: its
-    cycles, verification, every statistic (``stats``) and the compiler's static region means."""
+    cycles, verification, every statistic (``stats``) and the compiler's static region means;
+    a baseline run with the RFH scheduler (``extra == RFH``) also counts RFH's accesses."""
     from warpsim.bench import run_benchmark
+    from warpsim.mechanisms.regless.rfh import KINDS
     from warpsim.runtime import Device
 
     dev = Device(config=CONFIG, overrides=overrides(entries, extra))
+    rfh = _rfh_counter(dev) if entries is None and extra == RFH else None
     t0 = time.perf_counter()
     try:
         res = run_benchmark(bench, size=size, device=dev)
@@ -77,6 +104,8 @@ def run_one(bench: str, size: str, entries: int | None,
     out: dict[str, Any] = {"bench": bench, "entries": entries, "verified": bool(res.verified),
                            "cycles": int(stats.get("gpu_tot_sim_cycle", 0)),
                            "wall_s": round(time.perf_counter() - t0, 2), "stats": stats}
+    if rfh is not None:
+        out["rfh_accesses"] = dict(zip(KINDS, rfh.tolist(), strict=True))
     if plans:
         regs = [r for p in plans.values() for r in p.regions]
         out["static_insns_per_region"] = sum(r.n_insns for r in regs) / max(1, len(regs))
@@ -87,15 +116,16 @@ def run_one(bench: str, size: str, entries: int | None,
 
 def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, ...],
                    out: Path, *, no_compressor: bool = False,
-                   rfv: bool = False) -> dict[str, Any]:
+                   rfv: bool = False, rfh: bool = True) -> dict[str, Any]:
     """Every benchmark at the baseline and each capacity (and, with ``no_compressor``, at 512
-    entries without the compressor: ``rl512_nc``; with ``rfv``, the RFV baseline: ``rfv``);
-    the summary."""
+    entries without the compressor: ``rl512_nc``; with ``rfv``, the RFV baseline: ``rfv``;
+    with ``rfh``, the RFH baseline: ``rfh``); the summary."""
     from warpsim.arch import resolve_config
 
     cfgs = {c: resolve_config(CONFIG, overrides=overrides(c)) for c in (None, *capacities)}
     nc_cfg = resolve_config(CONFIG, overrides=overrides(512, NO_COMPRESSOR))
     rfv_cfg = resolve_config(CONFIG, overrides=overrides(RFV_ENTRIES, RFV))
+    rfh_cfg = resolve_config(CONFIG, overrides=overrides(None, RFH))
     per: dict[str, Any] = {}
     for bench, size in benches:
         base = run_one(bench, size, None)
@@ -109,6 +139,8 @@ def run_experiment(benches: tuple[tuple[str, str], ...], capacities: tuple[int, 
         if rfv:
             row["rfv"] = bench_row(base, run_one(bench, size, RFV_ENTRIES, RFV), cfgs[None],
                                    rfv_cfg)
+        if rfh:
+            row["rfh"] = rfh_row(base, run_one(bench, size, None, RFH), cfgs[None], rfh_cfg)
         per[bench] = row
     summary = summarize(per, capacities, CONFIG)
     out.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,11 @@ declaration)::
 RFV (``regless.design=rfv``, spec §6.1): E_RS = ratio(1024 entries) x its register file; no
 compressor, the rename table and metadata cost nothing (the paper's assumption).
 
+RFH (``mechanisms/regless/rfh.py``, spec §6.1), on its run (the baseline with the two-level
+scheduler): with e_rd / e_wr the run's granule read / write energy per operand read / value
+written, E_RS = its register file - granule reads/writes + e_rd x MRF reads + e_wr x MRF
+writes + e_rd x (0.1 x ORF accesses + 0.03 x LRF accesses).
+
 Assumptions: [A] ratio(C) = ``regless.osu_energy_ratio`` or, when 0, the spec's placeholder
 0.94 C / 2048 + 0.01 (the paper's area/power are figures only); the GPUWattch GTX480 table is
 the gtx980 preset's (``power.presets``): no GTX 980 table exists.
@@ -40,7 +45,7 @@ from warpsim.power import (
     table_for_gpu,
 )
 
-__all__ = ["GRANULES_PER_LINE", "RegLessEnergy", "osu_ratio", "regless_energy"]
+__all__ = ["GRANULES_PER_LINE", "RegLessEnergy", "osu_ratio", "regless_energy", "rfh_energy"]
 
 GRANULES_PER_LINE = 8
 """128-bit granules of one 128 B warp register (power/counters.py)."""
@@ -140,3 +145,27 @@ def regless_energy(base_stats: Mapping[str, float], rl_stats: Mapping[str, float
                          gpu_base_j=bd_base.total_j, osu_j=osu, compressor_j=comp,
                          meta_j=meta, reg_l1_j=reg_l1,
                          gpu_j=bd_rl.total_j - rf_rl + osu - mech + comp + meta)
+
+
+def rfh_energy(base_stats: Mapping[str, float], rfh_stats: Mapping[str, float],
+               accesses: Mapping[str, float], base_gpu: Any, rfh_gpu: Any) -> RegLessEnergy:
+    """Energy of the baseline run and the RFH run (``accesses``: the compiler's dynamic MRF,
+    ORF and LRF counts, ``rfh.KINDS``), as ``regless_energy`` reports RegLess's."""
+    from warpsim.mechanisms.regless.rfh import LRF_PJ_RATIO, ORF_PJ_RATIO
+
+    table = table_for_gpu(base_gpu.name)
+    bd_base = energy_for_gpu(base_stats, base_gpu, table, mechanisms=())
+    bd = energy_for_gpu(rfh_stats, rfh_gpu, table, mechanisms=())
+    a = accesses
+    reads = a["mrf_reads"] + a["orf_reads"] + a["lrf_reads"]
+    e_rd_all = bd.by_counter_j.get("regfile_granule_reads", 0.0)
+    e_wr_all = bd.by_counter_j.get("regfile_granule_writes", 0.0)
+    e_rd = e_rd_all / reads if reads else 0.0
+    e_wr = e_wr_all / a["values"] if a["values"] else 0.0
+    rf = bd.by_component_j["register_file"]
+    rs = (rf - e_rd_all - e_wr_all + e_rd * a["mrf_reads"] + e_wr * a["mrf_writes"]
+          + e_rd * (ORF_PJ_RATIO * (a["orf_reads"] + a["orf_writes"])
+                    + LRF_PJ_RATIO * (a["lrf_reads"] + a["lrf_writes"])))
+    return RegLessEnergy(rf_base_j=bd_base.by_component_j["register_file"],
+                         gpu_base_j=bd_base.total_j, osu_j=rs, compressor_j=0.0, meta_j=0.0,
+                         reg_l1_j=0.0, gpu_j=bd.total_j - rf + rs)
