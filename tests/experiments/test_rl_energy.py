@@ -83,7 +83,7 @@ def test_rfh_energy_by_hand():
     # the compiler moved 600 reads and 300 writes off the MRF: 400 MRF reads, 250 MRF writes
     # (50 values both in the ORF and the MRF), 500 ORF and 100 LRF reads, 300 ORF and 50 LRF
     # writes
-    from warpsim.experiments.rl_energy import rfh_energy
+    from warpsim.experiments.rl_energy import rfh_access_saving, rfh_energy
 
     acc = {"mrf_reads": 400, "orf_reads": 500, "lrf_reads": 100, "mrf_writes": 250,
            "orf_writes": 300, "lrf_writes": 50, "values": 500}
@@ -94,3 +94,6 @@ def test_rfh_energy_by_hand():
     assert math.isclose(e.osu_j, rs, rel_tol=1e-9)
     assert math.isclose(e.rf_energy_saving, 1 - rs / RF_BASE, rel_tol=1e-9)
     assert math.isclose(e.gpu_j, CONST + rs, rel_tol=1e-9)
+    access = 400 * e_rd + 250 * e_wr + e_rd * (0.1 * 800 + 0.03 * 150)
+    assert math.isclose(rfh_access_saving(BASE, acc, base),
+                        1 - access / (1000 * e_rd + 500 * e_wr), rel_tol=1e-9)

@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warpsim.experiments.rl_energy import regless_energy, rfh_energy
+from warpsim.experiments.rl_energy import regless_energy, rfh_access_saving, rfh_energy
 
 __all__ = ["PAPER", "bench_row", "geomean", "pareto", "rfh_row", "summarize"]
 
@@ -96,6 +96,7 @@ def rfh_row(base: Mapping[str, Any], r: Mapping[str, Any], base_cfg: Any,
     return {"cycles": r["cycles"], "runtime_ratio": r["cycles"] / max(1, base["cycles"]),
             "verified": r["verified"], "accesses": dict(acc),
             "mrf_read_fraction": acc["mrf_reads"] / reads if reads else None,
+            "rf_access_energy_saving": rfh_access_saving(r["stats"], acc, rfh_cfg),
             "energy": en.to_dict()}
 
 
@@ -161,7 +162,8 @@ def summarize(per: Mapping[str, Any], capacities: Sequence[int], config: str) ->
         "mean_region_instructions": _mean([x["static_insns_per_region"] or 0 for x in rows]),
         "no_compressor_slowdown": _no_compressor(per),
         "rfv": _baseline(per, "rfv"),
-        "rfh": _baseline(per, "rfh"),
+        "rfh": {**_baseline(per, "rfh"), "rf_access_energy_saving": _mean(
+            [p["rfh"]["rf_access_energy_saving"] for p in per.values() if "rfh" in p])},
         "not_modelled": NOT_MODELLED,
         "capacity_sweep": sweep, "pareto_capacities": pareto(pts),
         "per_benchmark": per, "paper": PAPER}

@@ -45,7 +45,8 @@ from warpsim.power import (
     table_for_gpu,
 )
 
-__all__ = ["GRANULES_PER_LINE", "RegLessEnergy", "osu_ratio", "regless_energy", "rfh_energy"]
+__all__ = ["GRANULES_PER_LINE", "RegLessEnergy", "osu_ratio", "regless_energy",
+           "rfh_access_saving", "rfh_energy"]
 
 GRANULES_PER_LINE = 8
 """128-bit granules of one 128 B warp register (power/counters.py)."""
@@ -147,25 +148,38 @@ def regless_energy(base_stats: Mapping[str, float], rl_stats: Mapping[str, float
                          gpu_j=bd_rl.total_j - rf_rl + osu - mech + comp + meta)
 
 
-def rfh_energy(base_stats: Mapping[str, float], rfh_stats: Mapping[str, float],
-               accesses: Mapping[str, float], base_gpu: Any, rfh_gpu: Any) -> RegLessEnergy:
-    """Energy of the baseline run and the RFH run (``accesses``: the compiler's dynamic MRF,
-    ORF and LRF counts, ``rfh.KINDS``), as ``regless_energy`` reports RegLess's."""
+def _rfh_accesses_j(bd: Any, a: Mapping[str, float]) -> tuple[float, float]:
+    """(the run's granule read + write energy, RFH's MRF/ORF/LRF access energy instead)."""
     from warpsim.mechanisms.regless.rfh import LRF_PJ_RATIO, ORF_PJ_RATIO
 
-    table = table_for_gpu(base_gpu.name)
-    bd_base = energy_for_gpu(base_stats, base_gpu, table, mechanisms=())
-    bd = energy_for_gpu(rfh_stats, rfh_gpu, table, mechanisms=())
-    a = accesses
     reads = a["mrf_reads"] + a["orf_reads"] + a["lrf_reads"]
     e_rd_all = bd.by_counter_j.get("regfile_granule_reads", 0.0)
     e_wr_all = bd.by_counter_j.get("regfile_granule_writes", 0.0)
     e_rd = e_rd_all / reads if reads else 0.0
     e_wr = e_wr_all / a["values"] if a["values"] else 0.0
+    return e_rd_all + e_wr_all, (e_rd * a["mrf_reads"] + e_wr * a["mrf_writes"]
+                                 + e_rd * (ORF_PJ_RATIO * (a["orf_reads"] + a["orf_writes"])
+                                           + LRF_PJ_RATIO * (a["lrf_reads"] + a["lrf_writes"])))
+
+
+def rfh_access_saving(rfh_stats: Mapping[str, float], accesses: Mapping[str, float],
+                      rfh_gpu: Any) -> float:
+    """RFH's saving on register accesses alone (leakage and collectors left out)."""
+    bd = energy_for_gpu(rfh_stats, rfh_gpu, table_for_gpu(rfh_gpu.name), mechanisms=())
+    full, rfh = _rfh_accesses_j(bd, accesses)
+    return 1.0 - rfh / full if full else float("nan")
+
+
+def rfh_energy(base_stats: Mapping[str, float], rfh_stats: Mapping[str, float],
+               accesses: Mapping[str, float], base_gpu: Any, rfh_gpu: Any) -> RegLessEnergy:
+    """Energy of the baseline run and the RFH run (``accesses``: the compiler's dynamic MRF,
+    ORF and LRF counts, ``rfh.KINDS``), as ``regless_energy`` reports RegLess's."""
+    table = table_for_gpu(base_gpu.name)
+    bd_base = energy_for_gpu(base_stats, base_gpu, table, mechanisms=())
+    bd = energy_for_gpu(rfh_stats, rfh_gpu, table, mechanisms=())
+    full, instead = _rfh_accesses_j(bd, accesses)
     rf = bd.by_component_j["register_file"]
-    rs = (rf - e_rd_all - e_wr_all + e_rd * a["mrf_reads"] + e_wr * a["mrf_writes"]
-          + e_rd * (ORF_PJ_RATIO * (a["orf_reads"] + a["orf_writes"])
-                    + LRF_PJ_RATIO * (a["lrf_reads"] + a["lrf_writes"])))
+    rs = rf - full + instead
     return RegLessEnergy(rf_base_j=bd_base.by_component_j["register_file"],
                          gpu_base_j=bd_base.total_j, osu_j=rs, compressor_j=0.0, meta_j=0.0,
                          reg_l1_j=0.0, gpu_j=bd.total_j - rf + rs)
