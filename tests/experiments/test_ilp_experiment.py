@@ -78,3 +78,29 @@ def test_summary_from_hand_picked_runs(tmp_path):
 
 def test_ilp_is_a_registered_reproduction():
     assert "ilp" in {r.name for r in list_reproductions()}
+
+
+def _sweep_fake(sel, overrides):
+    """Cycles from the overrides: 1000 x 32k / registers, BP+SC 2 % faster per scoreboard
+    entry up to 8."""
+    def val(prefix, default):
+        return next((float(o.split("=")[1]) for o in overrides if o.startswith(prefix)),
+                    default)
+
+    cycles = 1000 * 32768 / val("sm.n_registers=", 32768)
+    if "ilp.bypass=true" in overrides:
+        cycles /= 1 + 0.02 * min(val("ilp.scoreboard_entries=", 0), 8)
+    return {"cycles": cycles}
+
+
+def test_sweeps_of_scoreboard_clocks_and_register_file():
+    from warpsim.experiments.ilp import _sweeps
+
+    sw = _sweeps((BenchSel("a", "tiny"), BenchSel("b", "tiny")), _sweep_fake)
+    assert sw["scoreboard"] == pytest.approx({"2": 0.04, "4": 0.08, "8": 0.16, "16": 0.16})
+    assert sw["clocks"] == pytest.approx({"core_325": 0.16, "core_650": 0.16,
+                                          "core_1300": 0.16, "dram_x0.5": 0.16,
+                                          "dram_x2.0": 0.16})
+    assert sw["register_file"] == pytest.approx({"8192": 0.16, "16384": 0.16, "32768": 0.16})
+    # TLP at 16k: 2000 cycles; BP+SC at 8k: 4000 / 1.16
+    assert sw["ilp_8k_vs_tlp_16k"] == pytest.approx(2000 / (4000 / 1.16) - 1)

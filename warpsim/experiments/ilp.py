@@ -67,9 +67,11 @@ def _gm(per: dict[str, Any], key: str, names: list[str] | None = None) -> float:
 
 def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
                    cores: tuple[str, ...] = tuple(CORES), pairs: tuple = PAIRS_QUICK,
-                   runner: Any = None, pair_runner: Any = None) -> dict[str, Any]:
-    """Every benchmark on every core and GPU, the pairs, the analysis; ``summary.json`` in
-    ``out``. ``runner`` / ``pair_runner`` replace ``run_one`` / ``run_pair`` (tests)."""
+                   runner: Any = None, pair_runner: Any = None,
+                   sweeps: tuple[BenchSel, ...] = ()) -> dict[str, Any]:
+    """Every benchmark on every core and GPU, the pairs, the sweeps of C-R3/C-R4/C-R8/C-R9 on
+    ``sweeps`` (none when empty), the analysis; ``summary.json`` in ``out``. ``runner`` /
+    ``pair_runner`` replace ``run_one`` / ``run_pair`` (tests)."""
     run = runner or run_one
     run_p = pair_runner or run_pair
     out = Path(out)
@@ -153,10 +155,69 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "per_benchmark": per,
         "paper": PAPER,
     }
+    if sweeps:
+        summary["sweeps"] = _sweeps(sweeps, run)
     summary["targets"] = _targets(summary)
     summary["out"] = str(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
+
+
+SCOREBOARD_SIZES = (2, 4, 8, 16)
+"""C-R4 / Fig. 43: scoreboard entries per SM, with bypassing."""
+CORE_MHZ = (325.0, 650.0, 1300.0)
+DRAM_SCALES = (0.5, 2.0)
+"""C-R3: the core clock (the dissertation's 325-1300 MHz) and the DRAM clock halved / doubled
+(its 100-400 GB/s around 200), each swept alone from the preset's clocks."""
+REGISTER_FILES = (8192, 16384, 32768)
+"""C-R8 / C-R9 / Fig. 44: 32-bit registers per SM (8k, 16k, 32k)."""
+
+
+def _sweeps(benches: tuple[BenchSel, ...], run: Any) -> dict[str, Any]:
+    """C-R3, C-R4, C-R8 and C-R9: BP+SC over the TLP core under varied scoreboard sizes,
+    clocks and register-file sizes (geomeans over ``benches``)."""
+    from warpsim.arch import resolve_config
+
+    dram_mhz = resolve_config("gtx480").clocks.dram_mhz
+    sms = f"sm.n_sms={N_TLP}"
+    memo: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+    inner = run
+
+    def run(sel: BenchSel, overrides: list[str]) -> dict[str, Any]:  # each point once
+        key = (sel.name, tuple(overrides))
+        if key not in memo:
+            memo[key] = inner(sel, overrides)
+        return memo[key]
+
+    def gm_speedup(extra: list[str], core: list[str]) -> float:
+        ratios = []
+        for sel in benches:
+            t = run(sel, [sms, *CORES["tlp"], *extra])["cycles"]
+            i = run(sel, [sms, *core, *extra])["cycles"]
+            ratios.append(t / i - 1.0 if i else float("nan"))
+        return gm_ratio(ratios)
+
+    sb = {str(n): gm_speedup([], ["ilp.bypass=true", f"ilp.scoreboard_entries={n}"])
+          for n in SCOREBOARD_SIZES}
+    clocks = {f"core_{int(m)}": gm_speedup([f"clocks.core_mhz={m}", f"clocks.icnt_mhz={m}",
+                                            f"clocks.l2_mhz={m}"], CORES["bp_sc"])
+              for m in CORE_MHZ}
+    clocks.update({f"dram_x{x}": gm_speedup([f"clocks.dram_mhz={dram_mhz * x}"],
+                                            CORES["bp_sc"]) for x in DRAM_SCALES})
+    regs: dict[str, Any] = {}
+    cyc: dict[tuple[str, int], list[int]] = {}
+    for n in REGISTER_FILES:
+        rf = [f"sm.n_registers={n}", f"sm.n_max_regs_per_cta={n}"]
+        for core in ("tlp", "bp_sc"):
+            cyc[(core, n)] = [run(sel, [sms, *CORES[core], *rf])["cycles"] for sel in benches]
+        regs[str(n)] = gm_ratio([t / i - 1.0 for t, i in zip(cyc[("tlp", n)],
+                                                              cyc[("bp_sc", n)], strict=True)
+                                 if i])
+    ilp8_vs_tlp16 = gm_ratio([t / i - 1.0 for t, i in zip(cyc[("tlp", 16384)],
+                                                           cyc[("bp_sc", 8192)], strict=True)
+                              if i])
+    return {"scoreboard": sb, "clocks": clocks, "register_file": regs,
+            "ilp_8k_vs_tlp_16k": ilp8_vs_tlp16, "benchmarks": [b.name for b in benches]}
 
 
 def _mean(v: list[Any]) -> float:
@@ -168,6 +229,7 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
     """Spec §3.7's table: the paper's value next to ours."""
     p = PAPER
     per = s["per_benchmark"]
+    sw = s.get("sweeps", {})
     nqu = per.get("nqueens", {})
     t40 = iso_area(40)
     return {
@@ -176,8 +238,10 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                  "ours": [s["speedup_bypass"], s["speedup_scoreboard"],
                           s["speedup_bypass_scoreboard"]]},
         "C-R2": {"paper": p["speedup_range_moderate_tlp"], "ours": s["speedup_moderate_tlp"]},
-        "C-R3": {"paper": "12.0-14.6 % across 325-1300 MHz and 100-400 GB/s", "ours": "not run"},
-        "C-R4": {"paper": "8 entries most cost-effective (Fig. 43)", "ours": "not run"},
+        "C-R3": {"paper": "12.0-14.6 % across 325-1300 MHz and 100-400 GB/s",
+                 "ours": sw.get("clocks", "not run")},
+        "C-R4": {"paper": "8 entries most cost-effective (Fig. 43)",
+                 "ours": sw.get("scoreboard", "not run")},
         "C-R5": {"paper": [p["nqu_branch_static"], p["nqu_branch_gshare"],
                            p["speedup_branch_static"], p["speedup_branch_gshare"]],
                  "ours": [nqu.get("speedup_branch_static"), nqu.get("speedup_branch_gshare"),
@@ -188,8 +252,11 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                           s["branch_prediction_accuracy_gshare"]]},
         "C-R7": {"paper": "NQU TB0: 13.7 % branches; 42.3 % no hazard / 57.7 % stall",
                  "ours": nqu.get("branches", "not run")},
-        "C-R8": {"paper": "SCP 4k regs 44.8 -> 65.6 %; 12k 95.8 -> 96.3 %", "ours": "not run"},
-        "C-R9": {"paper": "8k + ILP vs 16k TLP: +11.9 %", "ours": "not run"},
+        "C-R8": {"paper": "SCP 4k regs 44.8 -> 65.6 %; 12k 95.8 -> 96.3 %; Fig. 44: BP+SC "
+                          "gains most with the smallest register file",
+                 "ours": sw.get("register_file", "not run")},
+        "C-R9": {"paper": "8k + ILP vs 16k TLP: +11.9 %",
+                 "ours": sw.get("ilp_8k_vs_tlp_16k", "not run")},
         "C-R10": {"paper": [p["area_ilp_sm_mm2"], p["area_overhead"], p["iso_area_sms"]],
                   "ours": [t40[1].area_mm2 / t40[1].n_ilp, None,
                            [t40[0].n_tlp, t40[1].n_ilp, [t40[2].n_tlp, t40[2].n_ilp]]]},
@@ -205,12 +272,13 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
 def reproduce_ilp(*, quick: bool, out: Path, jobs: int | None = None,
                   dask: str | None = None) -> dict[str, Any]:
     """``warpsim reproduce ilp``: the quick (3 benchmarks, no perfect predictor) or full
-    selection; ``jobs`` and ``dask`` are accepted for the CLI and unused (in-process runs)."""
+    selection (with the sweeps of C-R3, C-R4, C-R8 and C-R9 on the quick benchmarks);
+    ``jobs`` and ``dask`` are accepted for the CLI and unused (in-process runs)."""
     del jobs, dask
     if quick:
         return run_experiment(BENCH_QUICK, out, cores=tuple(c for c in CORES if c !=
                                                              "bp_sc_perfect"))
-    return run_experiment(BENCH_FULL, out)
+    return run_experiment(BENCH_FULL, out, sweeps=BENCH_QUICK)
 
 
 register_reproduction(
