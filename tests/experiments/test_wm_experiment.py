@@ -84,3 +84,19 @@ def test_sensitivity_studies_are_summarised(tmp_path):
     assert sens["dram_x2"]["temp"] == pytest.approx(0.25)
     assert s["rtru_two_level"] == pytest.approx(s["rtru_rr"])
     assert s["targets"]["B-R13"]["ours"] == [pytest.approx(1.0), pytest.approx(1.0)]
+    assert s["targets"]["B-R14"]["ours"] == [pytest.approx(1.0), pytest.approx(1.0)]
+
+
+def test_simd_widths_stretch_the_alu_pipelines(tmp_path):
+    seen = []
+
+    def spy(sel, mode, extra, keep_warps=False):
+        seen.append(tuple(extra))
+        return _fake(sel, mode, extra, keep_warps)
+
+    run_experiment((BenchSel("a", "tiny"),), tmp_path, runner=spy)
+    # SIMD 8 / 16: a warp instruction holds a 32-lane pipeline 32 / NumSP = 4 / 2 cycles
+    for ii in (4, 2):
+        want = {f"pipelines.fp32.initiation_interval_cycles={ii}",
+                f"pipelines.int32.initiation_interval_cycles={ii}", "sm.sched_policy=lrr"}
+        assert sum(set(e) == want for e in seen) == 2      # base and dueling
