@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from warpsim.experiments.warpman import run_experiment
+from warpsim.experiments.warpman import run_experiment, simd_overrides
 from warpsim.experiments.wm_analysis import gm_ratio, histogram, unused_registers
 from warpsim.experiments.wm_runs import BenchSel
 from warpsim.mechanisms.warpman.mechanism import LaunchRecord
@@ -95,8 +95,20 @@ def test_simd_widths_stretch_the_alu_pipelines(tmp_path):
         return _fake(sel, mode, extra, keep_warps)
 
     run_experiment((BenchSel("a", "tiny"),), tmp_path, runner=spy)
-    # SIMD 8 / 16: a warp instruction holds a 32-lane pipeline 32 / NumSP = 4 / 2 cycles
-    for ii in (4, 2):
-        want = {f"pipelines.fp32.initiation_interval_cycles={ii}",
-                f"pipelines.int32.initiation_interval_cycles={ii}", "sm.sched_policy=lrr"}
+    # SIMD 8 / 16: a warp instruction holds a pipeline 32 / NumSP = 4 / 2 times longer; the
+    # gtx480 preset's per-operation intervals (fp32 1,2,1,1,4; int32 1,2,2,1,8,4) scale too
+    for f in (4, 2):
+        want = {"sm.sched_policy=lrr", f"pipelines.fp32.initiation_interval_cycles={f}",
+                f"pipelines.int32.initiation_interval_cycles={f}",
+                "pipelines.fp32.op_initiation_interval_cycles=[{}]".format(
+                    ",".join(str(v * f) for v in (1, 2, 1, 1, 4))),
+                "pipelines.int32.op_initiation_interval_cycles=[{}]".format(
+                    ",".join(str(v * f) for v in (1, 2, 2, 1, 8, 4)))}
         assert sum(set(e) == want for e in seen) == 2      # base and dueling
+    # and the timing model's tables take them: an fp32 add now holds its unit 4 cycles
+    from warpsim.arch import resolve_config
+    from warpsim.arch.policies import LatencyOp
+
+    cfg = resolve_config("gtx480", overrides=list(simd_overrides(4)))
+    assert cfg.pipelines.fp32.initiation_of(LatencyOp.ADD) == 4
+    assert cfg.pipelines.int32.initiation_of(LatencyOp.DIV) == 32

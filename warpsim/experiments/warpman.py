@@ -41,7 +41,26 @@ BASE_OVERRIDES = ("sm.sched_policy=lrr",)
 TWO_LEVEL = ("sm.sched_policy=two_level",)
 SENS_MODES = ("base", "temp_spatial", "dueling", "threshold")
 SIMD_WIDTHS = {"simd8": 4, "simd16": 2}
-"""B-R14: SIMD width -> initiation interval of the fp32/int32 pipelines (32 / NumSP)."""
+"""B-R14: SIMD width -> how many times longer a warp instruction holds an fp32/int32 unit
+(32 / NumSP)."""
+
+
+def simd_overrides(factor: int, config: str = "gtx480") -> tuple[str, ...]:
+    """Overrides that hold the fp32 and int32 pipelines ``factor`` times longer per warp
+    instruction: their initiation interval and every per-operation one (which take precedence
+    over the pipeline's own in ``timing/static.py``)."""
+    from warpsim.arch import resolve_config
+
+    pipes = resolve_config(config).pipelines
+    out: list[str] = []
+    for name in ("fp32", "int32"):
+        p = getattr(pipes, name)
+        out.append(f"pipelines.{name}.initiation_interval_cycles="
+                   f"{p.initiation_interval_cycles * factor}")
+        if p.op_initiation_interval_cycles:
+            ops = ",".join(str(v * factor) for v in p.op_initiation_interval_cycles)
+            out.append(f"pipelines.{name}.op_initiation_interval_cycles=[{ops}]")
+    return tuple(out)
 
 
 def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -166,9 +185,8 @@ def _sensitivity(benches: tuple[BenchSel, ...], run: Any,
                          for m in ("temp", "temp_spatial")}}
     # B-R14: SIMD width as the ALU pipelines' initiation interval (warpsize / NumSP cycles per
     # warp instruction on a unit, spec §0.4; [A] the issue port itself is not held)
-    for name, ii in SIMD_WIDTHS.items():
-        ov = (*BASE_OVERRIDES, f"pipelines.fp32.initiation_interval_cycles={ii}",
-              f"pipelines.int32.initiation_interval_cycles={ii}")
+    for name, factor in SIMD_WIDTHS.items():
+        ov = (*BASE_OVERRIDES, *simd_overrides(factor))
         sp = {}
         for sel in benches:
             b = run(sel, "base", ov, keep_warps=False)
