@@ -15,8 +15,9 @@ Rules (in the order the mechanisms are listed; ``hooks.COMBINE``):
     slot is freed when any says so); ``on_operand_read``: 1 plus each
     one's accesses beyond 1; ``on_issue``: asked in order until one does not say EXECUTE;
     ``poll_parked``: held while any mechanism holds it, else the first non-EXECUTE answer;
-    ``extra_operand``: the first register that is not -1; memory port: the first mechanism with
-    a request sends it, and its callbacks reach that mechanism alone. Python life cycle:
+    ``extra_operand`` / ``writeback_read_bank``: the first register / bank that is not -1;
+    memory port: the first mechanism with a request sends it, and its callbacks reach that
+    mechanism alone. Python life cycle:
     ``compile_pass`` and ``ctas_per_sm`` chain, record columns are concatenated, statistics
     merged (names are prefixed per mechanism, a clash is an error).
 """
@@ -59,6 +60,7 @@ _ARGS: dict[str, tuple[str, ...]] = {
     "result_delay": ("sm", "warp", "rec", "cycle"),
     "can_writeback": ("sm", "warp", "pc", "rec", "cycle"),
     "dest_bank": ("sm", "warp", "rec", "reg", "bank"),
+    "writeback_read_bank": ("sm", "warp", "rec", "reg"),
     "on_writeback": ("sm", "warp", "pc", "rec", "cycle"),
     "on_retire": ("sm", "warp", "pc", "rec", "cycle"),
     "on_cycle_end": ("counters", "cycle"),
@@ -131,7 +133,7 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
             out.append(f"    if tag // TAG_SPAN == {i}:\n"
                        f"        {call(i, f, {'tag': 'tag % TAG_SPAN'})}")
         out.append("    return None")
-    elif name == "extra_operand":
+    elif name in ("extra_operand", "writeback_read_bank"):
         for i, f in impls:
             out.append(f"    r = {call(i, f)}\n    if r >= 0:\n        return r")
         out.append("    return -1")

@@ -79,6 +79,12 @@ Writeback and retire
   this cycle (asked after the bank write ports were found free; retried next cycle).
 - ``dest_bank(hs, sm, warp, rec, reg, bank) -> int64``: the bank destination ``reg`` is
   written to (``bank``: the baseline mapping); -1: not written to the banked register file.
+- ``writeback_read_bank(hs, sm, warp, rec, reg) -> int64``: a bank the writeback of
+  destination ``reg`` must read (a verify read of a register holding the same value), or -1
+  (baseline). Asked with the write ports (before ``can_writeback``: the bank must have a free
+  port this cycle, else the writeback waits) and again when the ports are taken (after it):
+  the read takes the bank's port for the cycle like a write and counts in
+  ``regfile_bank_reads``.
 - ``on_writeback(hs, sm, warp, pc, rec, cycle) -> int``: extra bank writes (baseline 0).
 - ``on_retire(hs, sm, warp, pc, rec, cycle) -> None``: the instruction left the pipeline
   (also for COMPLETE instructions, at their cycle).
@@ -214,6 +220,12 @@ def dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - trivial
 
 
 @jit
+def writeback_read_bank(hs, sm, warp, rec, reg):  # pragma: no cover - trivial
+    """Baseline: a writeback reads no register."""
+    return np.int64(-1)
+
+
+@jit
 def on_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - trivial
     """Baseline: no extra bank writes."""
     return 0
@@ -282,6 +294,7 @@ class Hooks(NamedTuple):
     result_delay: Any
     can_writeback: Any
     dest_bank: Any
+    writeback_read_bank: Any
     on_writeback: Any
     on_retire: Any
     on_cycle_end: Any
@@ -311,6 +324,7 @@ COMBINE: dict[str, str] = {
     "result_delay": "sum",
     "can_writeback": "and",
     "dest_bank": "chain",
+    "writeback_read_bank": "first",  # the first bank that is not -1
     "on_writeback": "sum",
     "on_retire": "all",
     "on_cycle_end": "min",
@@ -323,7 +337,8 @@ COMBINE: dict[str, str] = {
 _NOOPS = (cta_fit, warps_to_place, on_warp_launch, on_warp_exit, release_warp_slot,
           on_cta_release, issue_priority, can_issue,
           on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
-          result_delay, can_writeback, dest_bank, on_writeback, on_retire, on_cycle_end,
+          result_delay, can_writeback, dest_bank, writeback_read_bank, on_writeback, on_retire,
+          on_cycle_end,
           mem_request, on_mem_sent, on_mem_complete)
 
 

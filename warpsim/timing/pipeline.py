@@ -45,6 +45,7 @@ from warpsim.stats import (
     C_MEM_LOAD_LATENCY_CYCLES,
     C_MEM_LOADS_COMPLETED,
     C_OPCOLL_DISPATCH_STALLS,
+    C_REGFILE_BANK_READS,
     C_REGFILE_BANK_WRITES,
     C_REGFILE_WRITE_CONFLICT_STALLS,
     C_SHMEM_WARP_ACCESSES,
@@ -123,7 +124,7 @@ from warpsim.timing.fields import (
     INFL_BYPASS,
 )
 from warpsim.timing.inflight import free_slot, take_slot
-from warpsim.timing.regfile import bank_write, bank_write_ok
+from warpsim.timing.regfile import bank_read_at_writeback, bank_write, bank_write_ok
 
 __all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
 
@@ -421,6 +422,8 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             n = bank_write(st.bank, tb.pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks)
             counters[sm, C_REGFILE_BANK_WRITES] += n + hooks.on_writeback(hs, sm, w, pc, rec,
                                                                           cycle)
+            counters[sm, C_REGFILE_BANK_READS] += bank_read_at_writeback(
+                st.bank, tb.pc_dst, sm, w, rec, pc, cycle, hs, hooks)
         for k in range(tb.pc_sbdst.shape[1]):
             reg = tb.pc_sbdst[pc, k]
             if reg < 0:

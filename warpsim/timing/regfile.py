@@ -101,6 +101,10 @@ def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragm
         if (bank[sm, b, F_BANK_WR_STAMP] == cycle
                 and bank[sm, b, F_BANK_WR_COUNT] >= prm[P_WR_PORTS]):
             return False
+        rb = hooks.writeback_read_bank(hs, sm, w, rec, reg)  # a verify read (mechanisms)
+        if (rb >= 0 and bank[sm, rb, F_BANK_WR_STAMP] == cycle
+                and bank[sm, rb, F_BANK_WR_COUNT] >= prm[P_WR_PORTS]):
+            return False
     return True
 
 
@@ -117,6 +121,26 @@ def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: 
             break
         b = hooks.dest_bank(hs, sm, w, rec, reg, bank_of(reg, w, sw, nb, ns,
                                                           prm[P_BANK_MAP]))
+        if b < 0:
+            continue
+        if bank[sm, b, F_BANK_WR_STAMP] != cycle:
+            bank[sm, b, F_BANK_WR_STAMP] = cycle
+            bank[sm, b, F_BANK_WR_COUNT] = 0
+        bank[sm, b, F_BANK_WR_COUNT] += 1
+        n += 1
+    return n
+
+
+@jit
+def bank_read_at_writeback(bank, pc_dst, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
+    """Take the ports of the banks ``pc``'s writeback reads this cycle (the
+    ``writeback_read_bank`` hook; after ``bank_write``); returns the bank reads."""
+    n = 0
+    for k in range(pc_dst.shape[1]):
+        reg = pc_dst[pc, k]
+        if reg < 0:
+            break
+        b = hooks.writeback_read_bank(hs, sm, w, rec, reg)
         if b < 0:
             continue
         if bank[sm, b, F_BANK_WR_STAMP] != cycle:
