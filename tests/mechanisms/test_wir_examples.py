@@ -308,3 +308,31 @@ def test_a_64_bit_result_is_reused_as_a_register_pair():
     assert (rig.rt(1, 2), rig.rt(1, 3)) == (lo, hi)
     assert rig.stat("wir_arith_mismatches") == 0
     assert check_invariants(rig.hs) == []
+
+
+def test_verify_read_names_the_matched_registers_bank():
+    # warp 0 computes value 77 into a new register P (inserted into the VSB); warps 1 and 2
+    # compute 77 again with other sources (no instruction reuse): warp 1's VSB hit must read
+    # P (a bank read of P % 8 banks, announced before the allocation stage for the engine's
+    # port check and after it for the port), which fills the verify cache, so warp 2's read
+    # of P is served by the cache: no bank
+    from warpsim.mechanisms.wir.layout import C_PC
+
+    rig = Rig([(K_ARITH, 1, 3, [1]), (K_ARITH, 2, 4, [1])])
+    for w in range(3):
+        rig.preset(w, 1, 10 + w, 1000 + w)
+    rig.pool_order([21])
+    rig.run(0, 0, 77)
+    assert rig.rt(0, 3) == 21
+    banks = []
+    for w in (1, 2):
+        rec, out, _ = rig.issue(w, 1, 77, 5)
+        assert out == ISSUE_EXECUTE
+        rig.cols[rec, C_PC] = 1
+        before = int(wh.wir_writeback_read_bank(rig.hs, 0, w, rec, 4))
+        rig.finish(w, 1, rec, 6)
+        after = int(wh.wir_writeback_read_bank(rig.hs, 0, w, rec, 4))
+        banks.append((before, after, rig.rt(w, 4)))
+    assert banks == [(21 % 8, 21 % 8, 21), (-1, -1, 21)]
+    assert rig.stat("wir_verify_cache_misses") == 1 and rig.stat("wir_verify_cache_hits") == 1
+    assert int(wh.wir_writeback_read_bank(rig.hs, 0, 0, 0, 99)) == -1   # not a destination

@@ -34,7 +34,7 @@ SPEC = MechanismSpec(
     implementation="warpsim.mechanisms.wir.mechanism:WIR",
     hooks=("on_warp_launch", "on_warp_exit", "on_cta_release", "on_issue", "poll_parked",
            "extra_operand", "operand_bank", "result_delay", "can_writeback", "dest_bank",
-           "on_writeback", "on_retire", "on_cycle_end"),
+           "writeback_read_bank", "on_writeback", "on_retire", "on_cycle_end"),
     stat_prefix="wir_",
     energy=ENERGY,
     conflicts=("regless",))  # RegLess has no register file whose registers WIR renames

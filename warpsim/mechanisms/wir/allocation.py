@@ -26,6 +26,7 @@ from warpsim.mechanisms.wir.layout import (
     C_RBIDX,
     C_S0,
     C_SIG0,
+    C_VRB0,
     FL_CONV,
     H_BASE,
     H_COLS,
@@ -75,6 +76,7 @@ from warpsim.mechanisms.wir.structures import (
     rb_write,
     ref_dec,
     ref_inc,
+    vc_contains,
     vc_invalidate,
     vc_lookup,
     vsb_evict,
@@ -82,7 +84,7 @@ from warpsim.mechanisms.wir.structures import (
 )
 
 __all__ = ["record_tag", "wir_can_writeback", "wir_dest_bank", "wir_on_retire",
-           "wir_on_writeback"]
+           "wir_on_writeback", "wir_writeback_read_bank"]
 
 _S_ALLOC_STALLS = S["wir_alloc_stalls"]
 _S_DEDICATED_ALLOCS = S["wir_dedicated_allocs"]
@@ -243,8 +245,9 @@ def wir_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
                     st[_S_VERIFY_READS] += 1
                     if prm[P_NVC] > 0 and vc_lookup(hs, sm, misc, pc_):
                         st[_S_VERIFY_CACHE_HITS] += 1
-                    else:
+                    else:  # a read of the register file: its bank's port this cycle
                         st[_S_VERIFY_CACHE_MISSES] += 1
+                        cols[row, C_VRB0 + k] = pc_ % prm[P_NBANKS] + 1
                     if pval[sm, pc_] == s:
                         st[_S_VSB_VERIFIED] += 1
                         newp = pc_
@@ -301,6 +304,42 @@ def wir_dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
                 return cols[row, C_NEW0 + k] % hs[H_PRM][P_NBANKS]
             return -1
     return bank
+
+
+@jit
+def wir_writeback_read_bank(hs, sm, warp, rec, reg):  # pragma: no cover - jit
+    """The bank of destination ``reg``'s verify read (§2.6: a VSB tag hit reads the matched
+    register unless the verify cache holds it), -1 for none. After the allocation stage: the
+    read it made; before (the engine's port check): what the VSB and the verify cache would
+    give now, without side effects."""
+    cols = hs[H_COLS]
+    row = rec - hs[H_BASE][0]
+    pc = cols[row, C_PC]
+    pcdst = hs[H_PCDST]
+    k = -1
+    for j in range(min(pcdst.shape[1], MAX_DST)):
+        if pcdst[pc, j] == reg:
+            k = j
+            break
+    if k < 0:
+        return np.int64(-1)
+    if cols[row, C_ALLOC] & 1:
+        return np.int64(cols[row, C_VRB0 + k] - 1)
+    prm = hs[H_PRM]
+    nv = prm[P_NVSB]
+    if (nv <= 0 or cols[row, C_OUT] == OUT_HIT or hs[H_PCX][pc, PX_CLASS] == K_NONE
+            or (cols[row, C_FLAGS] & FL_CONV) == 0 or (hs[H_PCX][pc, PX_DSTSKIP] >> k) & 1
+            or reg >= hs[H_RT].shape[2]):
+        return np.int64(-1)
+    h = h3(hs[H_H3Q], cols[row, C_SIG0 + k], prm[P_HMASK])
+    e = h % nv
+    vsb = hs[H_VSB]
+    if vsb[sm, e, 1] < 0 or vsb[sm, e, 0] != h:
+        return np.int64(-1)
+    p = vsb[sm, e, 1]
+    if prm[P_NVC] > 0 and vc_contains(hs, sm, p):
+        return np.int64(-1)
+    return np.int64(p % prm[P_NBANKS])
 
 
 @jit

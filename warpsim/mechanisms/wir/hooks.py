@@ -10,8 +10,9 @@ Assumptions:
        ``result_delay``; the paper's split of 2 before the read is not modelled).
   [A7] Pending-retry: a parked instruction re-reads its RB entry every cycle (not limited to
        idle RB ports); tag replaced: it executes without reserving.
-  [A] Verify reads are counted (bank reads, verify-cache hits) but do not take register-bank
-      read ports: the engine has no seam for a read in the writeback stage.
+  [A] A verify read that misses the verify cache reads the matched register's bank in the
+      writeback cycle (``writeback_read_bank``): it needs that bank's port (the writeback waits
+      a cycle when a write took it) and counts as a register-file bank read.
   [A] Low register mode: a writeback that finds no register stalls (retried next cycle) and
       evicts one valid RB and one VSB entry (seeded pseudo-random start) per attempt; RB/VSB
       misses in the mode evict and insert nothing; it ends at the next successful allocation
@@ -30,6 +31,7 @@ from warpsim.mechanisms.wir.allocation import (
     wir_dest_bank,
     wir_on_retire,
     wir_on_writeback,
+    wir_writeback_read_bank,
 )
 from warpsim.mechanisms.wir.counters import S
 from warpsim.mechanisms.wir.layout import (
@@ -108,7 +110,7 @@ from warpsim.timing.consts import INT64_MAX, ISSUE_COMPLETE, ISSUE_EXECUTE, ISSU
 __all__ = ["wir_can_writeback", "wir_dest_bank", "wir_extra_operand", "wir_on_cta_release",
            "wir_on_cycle_end", "wir_on_issue", "wir_on_retire", "wir_on_warp_exit",
            "wir_on_warp_launch", "wir_operand_bank", "wir_poll_parked", "wir_result_delay",
-           "wir_on_writeback"]
+           "wir_on_writeback", "wir_writeback_read_bank"]
 
 _S_ARITH_MISMATCHES = S["wir_arith_mismatches"]
 _S_BYPASS_BARRIER_SAT = S["wir_bypass_barrier_sat"]

@@ -42,7 +42,9 @@ C_MOVP = C_NEW0 + 4
 """Physical register the dummy MOV copies (-1: none)."""
 C_PC = C_MOVP + 1
 """The record's pc (hooks without a ``pc`` argument read it here)."""
-N_COLS = C_PC + 1
+C_VRB0 = C_PC + 1
+"""``C_VRB0 + k``: 1 + the bank destination ``k``'s verify read took (0: none)."""
+N_COLS = C_VRB0 + 4
 
 FL_CONV = 1
 FL_STSH = 2

@@ -56,6 +56,7 @@ def _hooks_of(base: Any) -> Any:
         poll_parked=wh.wir_poll_parked, extra_operand=wh.wir_extra_operand,
         operand_bank=wh.wir_operand_bank, result_delay=wh.wir_result_delay,
         can_writeback=wh.wir_can_writeback, dest_bank=wh.wir_dest_bank,
+        writeback_read_bank=wh.wir_writeback_read_bank,
         on_writeback=wh.wir_on_writeback, on_retire=wh.wir_on_retire,
         on_cycle_end=wh.wir_on_cycle_end)
 

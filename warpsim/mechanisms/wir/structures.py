@@ -211,6 +211,16 @@ def vc_lookup(hs, sm, misc, p):  # pragma: no cover - jit
 
 
 @jit
+def vc_contains(hs, sm, p):  # pragma: no cover - jit
+    """Whether the verify cache holds ``p`` (no replacement update: a look ahead)."""
+    vc = hs[H_VC]
+    for i in range(vc.shape[1]):
+        if vc[sm, i, 0] == p:
+            return True
+    return False
+
+
+@jit
 def vc_invalidate(hs, sm, p):  # pragma: no cover - jit
     """A write of ``p`` evicts its line."""
     vc = hs[H_VC]
