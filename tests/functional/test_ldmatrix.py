@@ -235,3 +235,19 @@ def test_misaligned_rows_and_unsupported_forms():
                         "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r10}")
     with pytest.raises(UnsupportedPTXError, match="ldmatrix"):
         dev.load_ptx(bad, name="b2.ptx").get_kernel("banks")[1, 32](np.uint32(16))
+
+
+def test_timing_charges_the_bank_passes_and_runs_mma_on_the_tensor_class():
+    dev = warpsim.Device(config="gtx480")
+    banks = dev.load_ptx(BANKS, name="banks.ptx").get_kernel("banks")
+    for stride, extra in ((16, 3), (128, 38)):
+        banks[1, 32](np.uint32(stride))
+        st = dev.last_launch.stats
+        # extra shared cycles = passes - 1 per instruction: (4 - 1) + (1 - 1), (32 - 1) + (8 - 1)
+        assert st["gpgpu_n_shmem_bkconflict"] == extra
+        assert st["shmem_warp_accesses"] == 2
+    z = dev.to_device(np.zeros(256, np.float16))
+    d1, d2 = dev.device_array((16, 8), np.float32), dev.device_array((16, 8), np.float32)
+    dev.load_ptx(GEMM, name="gemm.ptx").get_kernel("gemm")[1, 32](
+        z, z, z, dev.to_device(np.zeros(128, np.float32)), d1, d2)
+    assert dev.last_launch.stats["exec_tensor_warp_insts"] == 2
