@@ -124,3 +124,18 @@ def test_linear_filtering_between_levels_bias_and_clamps():
     assert got[0, 2] == _texel(1, x, y)                   # plain tex: lod 0 + bias 1
     floor = _mipmapped(mem, min_level=3.0)
     assert _run(floor, mem, [(x, y, 0.0, 0, 0, 0, 0)])[0, 0] == _texel(3, x, y)
+
+
+def test_an_immediate_level_of_detail():
+    mem = GlobalMemory()
+    ptx = PTX.replace("[%rd1, {%f0, %f1}], %f2;", "[%rd1, {%f0, %f1}], 0f3FF00000;")  # 1.875
+    img = ModuleImage(parse_ptx(ptx, "imm.ptx"), mem)
+    assert ptx != PTX
+    data = np.zeros((32, 8), np.float32)
+    data[:, :2] = (0.7, 0.3)
+    pin, pout = mem.alloc(data.nbytes), mem.alloc(32 * 12)
+    mem.write(pin, data)
+    launch(img, "mip", grid=(1,), block=(32,), params=struct.pack("<QQQ", HANDLE, pin, pout),
+           textures={HANDLE: _mipmapped(mem)}, trace=False)
+    got = mem.read(pout, 32 * 12).view(np.float32).reshape(32, 3)
+    assert (got[:, 0] == _texel(2, 0.7, 0.3)).all()      # ceil(1.875 + 0.5) - 1 = 2

@@ -54,8 +54,10 @@ def level_operands(inst: Instruction, ctx: Any, geom: str) -> Callable[..., np.n
                         "tex.level needs a level, tex.grad two gradients")
     if level:
         op = inst.srcs[2]
-        if op.kind is OpKind.IMM:
-            value = float(op.value)
+        if op.kind is OpKind.IMM:  # the value holds the bits of a float immediate
+            value = (float(np.uint32(op.value).view(np.float32)) if op.fmt == "f32" else
+                     float(np.uint64(op.value).view(np.float64)) if op.fmt == "f64" else
+                     float(op.value))
             return lambda bs, tsel, pos, f, n: np.full(n, value)
         (reg,) = _regs(inst, ctx, op, "level")
         return lambda bs, tsel, pos, f, n: \
