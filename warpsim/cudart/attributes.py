@@ -13,8 +13,8 @@ Assumptions:
       or are A100-like without one (``resources._FUNCTIONAL_SM``).
   [A] A capability is reported as present (1, or a non-zero limit) only where warpsim
       implements what a program would then do; docs/cuda-runtime.md lists each choice.
-      Texture and surface kinds warpsim does not have (mipmapped and gather textures; 3-D,
-      layered and cubemap surfaces) report a limit of 0.
+      Texture and surface kinds warpsim does not have (gather textures, 3-D and layered
+      mipmaps; 3-D, layered and cubemap surfaces) report a limit of 0.
   [A] Reserved numbers of the enum, and capabilities of multi-GPU, NUMA, IPC, interop and
       RDMA setups, report 0 (-1 for the NUMA ids, as a device without NUMA affinity does).
 """
@@ -102,7 +102,9 @@ _SM80_TEXTURES = {
     "MaxTexture2DLinearHeight": 65000, "MaxTexture2DLinearPitch": (1 << 21) - 32,
     "MaxSurface1DWidth": 32768, "MaxSurface2DWidth": 131072, "MaxSurface2DHeight": 65536,
     "MaxTexture3DWidth": 16384, "MaxTexture3DHeight": 16384, "MaxTexture3DDepth": 16384,
-    "MaxTexture2DLayeredWidth": 32768, "MaxTexture2DLayeredHeight": 32768,
+    "MaxTexture2DMipmappedWidth": 32768, "MaxTexture2DMipmappedHeight": 32768,
+    "MaxTexture1DMipmappedWidth": 32768, "MaxTexture2DLayeredWidth": 32768,
+    "MaxTexture2DLayeredHeight": 32768,
     "MaxTexture2DLayeredLayers": 2048, "MaxTexture1DLayeredWidth": 32768,
     "MaxTexture1DLayeredLayers": 2048, "MaxTextureCubemapWidth": 32768,
     "MaxTextureCubemapLayeredWidth": 32768, "MaxTextureCubemapLayeredLayers": 2046,

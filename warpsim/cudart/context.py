@@ -130,6 +130,8 @@ class CudaContext(ResourcesMixin):
         self.managed: dict[int, int] = {}
         """cudaMallocManaged: page-aligned address -> the allocation holding it."""
         self.arrays: dict[int, Any] = {}
+        self.mipmaps: dict[int, list[int]] = {}
+        """cudaMallocMipmappedArray handle -> the cudaArray handles of its levels."""
         self.textures: dict[int, Any] = {}
         self.func_max_dynamic: dict[int, int] = {}
         """cudaFuncAttributeMaxDynamicSharedMemorySize set per kernel (resources.py)."""

@@ -2,8 +2,10 @@
 
 Follows: the CUDA Runtime API reference: ``cudaMalloc`` / ``cudaFree`` / ``cudaMallocPitch``,
 ``cudaMemcpy`` (1-D and 2-D), ``cudaMemset``, ``cudaMallocArray``, ``cudaCreateTextureObject``
-(``cudaResourceTypeArray`` / ``Linear`` / ``Pitch2D``; ``cudaTextureDesc`` address, filter and
-read modes), ``cudaGetDeviceProperties``, ``cudaFuncGetAttributes``,
+(``cudaResourceTypeArray`` / ``MipmappedArray`` / ``Linear`` / ``Pitch2D``; ``cudaTextureDesc``
+address, filter and read modes, mipmap filter, level bias and clamps),
+``cudaMallocMipmappedArray`` / ``cudaGetMipmappedArrayLevel`` / ``cudaFreeMipmappedArray``,
+``cudaGetDeviceProperties``, ``cudaFuncGetAttributes``,
 ``cudaOccupancyMaxActiveBlocksPerMultiprocessor``.
 Assumptions: [A] pitched allocations use a 128-byte row pitch; [A] a texture's address mode
 is its x mode (``addressMode[0]``), the one the functional model has; [A] the reported compute
@@ -80,6 +82,7 @@ class ResourcesMixin:
     device: Any
     allocations: dict[int, Any]
     arrays: dict[int, Any]
+    mipmaps: dict[int, list[int]]
     textures: dict[int, Any]
     managed: dict[int, int]
     sticky: int
@@ -146,6 +149,7 @@ class ResourcesMixin:
         self.allocations.clear()
         self.managed.clear()
         self.arrays.clear()
+        self.mipmaps.clear()
         self.sticky = 0  # a reset clears a kernel fault, as on a GPU
         return _OK
 
@@ -247,6 +251,49 @@ class ResourcesMixin:
         self.arrays[handle] = _CudaArray(data, dtype, channels, int(width), height)
         return (0, [handle], b"")
 
+    @api("cudaMallocMipmappedArray")
+    def _malloc_mipmapped(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        """Levels of ``max(1, size >> i)`` texels a side, ``numLevels`` clamped to
+        [1, 1 + floor(log2(largest side))] as CUDA does; each level is a cudaArray."""
+        x, y, z, w, f, width, height, depth, levels, flags = ints
+        if depth or flags:
+            raise ce.CudaError(ce.NOT_SUPPORTED, "cudaMallocMipmappedArray: 3-D, layered, "
+                               "cubemap and surface mipmaps are not supported (1-D and 2-D "
+                               "are)")
+        if not width:
+            raise ce.CudaError(ce.INVALID_VALUE, "cudaMallocMipmappedArray: width 0")
+        n = min(max(int(levels), 1), max(int(width), int(height)).bit_length())
+        handles = []
+        for i in range(n):
+            lh = max(int(height) >> i, 1) if height else 0
+            handles.append(self._malloc_array((x, y, z, w, f, max(int(width) >> i, 1), lh),
+                                              b"")[1][0])
+        handle = handles[0] | 1  # cudaArrays are aligned: an odd number names the set
+        self.mipmaps[handle] = handles
+        return (0, [handle], b"")
+
+    def _mipmap(self, handle: int) -> list[int]:
+        levels = self.mipmaps.get(handle)
+        if levels is None:
+            raise ce.CudaError(ce.INVALID_RESOURCE_HANDLE, f"{handle:#x} is not a "
+                               "cudaMipmappedArray")
+        return levels
+
+    @api("cudaGetMipmappedArrayLevel")
+    def _mipmap_level(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        levels = self._mipmap(ints[0])
+        if ints[1] >= len(levels):
+            raise ce.CudaError(ce.INVALID_VALUE, f"cudaGetMipmappedArrayLevel: level {ints[1]} "
+                               f"of an array of {len(levels)} levels")
+        return (0, [levels[ints[1]]], b"")
+
+    @api("cudaFreeMipmappedArray")
+    def _free_mipmapped(self, ints: tuple[int, ...], blob: bytes) -> Any:
+        for h in self._mipmap(ints[0]):
+            self._free_array(self.arrays.pop(h).data)
+        del self.mipmaps[ints[0]]
+        return _OK
+
     def _array(self, handle: int) -> _CudaArray:
         arr = self.arrays.get(handle)
         if arr is None:
@@ -279,11 +326,22 @@ class ResourcesMixin:
     @api("cudaCreateTextureObject")
     def _create_texture(self, ints: tuple[int, ...], blob: bytes) -> Any:
         (res_type, ptr, x, y, z, w, f, size, height, pitch, address, filt, read,
-         norm) = ints
+         norm, mip_filter, *mip) = ints
         opts = {"address_mode": _ADDRESS.get(address, "clamp"),
                 "filter_mode": _FILTER.get(filt, "point"),
                 "read_mode": _READ.get(read, "element_type"), "normalized_coords": bool(norm)}
-        if res_type == 0:  # cudaResourceTypeArray
+        if res_type == 1:  # cudaResourceTypeMipmappedArray
+            levels = [self._array(h) for h in self._mipmap(ptr)]
+            data = levels[0].data
+            tex = (self.device.texture(data.reshape(data.shape[1:]), **opts)
+                   if levels[0].height == 1 else self.device.texture_2d(data, **opts))
+            bias, lo, hi = (float(np.uint32(v).view(np.float32)) for v in mip)
+            tex.desc = dataclasses.replace(
+                tex.desc, mipmap_filter=_FILTER.get(mip_filter, "point"), level_bias=bias,
+                min_level=lo, max_level=hi, levels=tuple(
+                    dataclasses.replace(tex.desc, address=a.data.device_ptr, width=a.width,
+                                        height=a.height, pitch_bytes=0) for a in levels[1:]))
+        elif res_type == 0:  # cudaResourceTypeArray
             arr = self._array(ptr)
             if arr.data.ndim >= 3 + (arr.channels > 1):  # from cudaMalloc3DArray
                 tex = self.device.texture_3d(arr.data, layered=arr.layered, **opts)

@@ -392,6 +392,35 @@ WS_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array,
     return ws_ret(r.status);
 }
 
+WS_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                               const struct cudaChannelFormatDesc *d,
+                                               struct cudaExtent extent, unsigned int numLevels,
+                                               unsigned int flags) {
+    ws_reply r;
+    ws_call("cudaMallocMipmappedArray",
+            IN((uint64_t)d->x, (uint64_t)d->y, (uint64_t)d->z, (uint64_t)d->w, (uint64_t)d->f,
+               extent.width, extent.height, extent.depth, (uint64_t)numLevels, (uint64_t)flags),
+            NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *mipmappedArray = (cudaMipmappedArray_t)(uintptr_t)r.v[0];
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                                                 cudaMipmappedArray_const_t mipmappedArray,
+                                                 unsigned int level) {
+    ws_reply r;
+    ws_call("cudaGetMipmappedArrayLevel", IN(U(mipmappedArray), (uint64_t)level), NULL, 0, &r);
+    free(r.blob);
+    if (r.status == cudaSuccess) *levelArray = (cudaArray_t)(uintptr_t)r.v[0];
+    return ws_ret(r.status);
+}
+
+WS_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+    if (!mipmappedArray) return cudaSuccess;
+    return ws_simple("cudaFreeMipmappedArray", IN(U(mipmappedArray)), NULL, 0);
+}
+
 WS_EXPORT cudaError_t cudaFreeArray(cudaArray_t array) {
     if (!array) return cudaSuccess;
     return ws_simple("cudaFreeArray", IN(U(array)), NULL, 0);
@@ -486,6 +515,9 @@ WS_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
     case cudaResourceTypeArray:
         ptr = U(res->res.array.array);
         break;
+    case cudaResourceTypeMipmappedArray:
+        ptr = U(res->res.mipmap.mipmap);
+        break;
     case cudaResourceTypeLinear:
         ptr = U(res->res.linear.devPtr); d = res->res.linear.desc;
         size = res->res.linear.sizeInBytes;
@@ -496,14 +528,18 @@ WS_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
         pitch = res->res.pitch2D.pitchInBytes;
         break;
     default:
-        return ws_ret(warpsim_unsupported("cudaCreateTextureObject (mipmapped array)"));
+        return ws_ret(cudaErrorInvalidValue);
     }
+    float mip[3] = {tex->mipmapLevelBias, tex->minMipmapLevelClamp, tex->maxMipmapLevelClamp};
+    uint32_t mipbits[3];
+    memcpy(mipbits, mip, sizeof mip);
     ws_reply r;
     ws_call("cudaCreateTextureObject",
             IN((uint64_t)res->resType, ptr, (uint64_t)d.x, (uint64_t)d.y, (uint64_t)d.z,
                (uint64_t)d.w, (uint64_t)d.f, size, height, pitch, (uint64_t)tex->addressMode[0],
                (uint64_t)tex->filterMode, (uint64_t)tex->readMode,
-               (uint64_t)tex->normalizedCoords),
+               (uint64_t)tex->normalizedCoords, (uint64_t)tex->mipmapFilterMode,
+               (uint64_t)mipbits[0], (uint64_t)mipbits[1], (uint64_t)mipbits[2]),
             NULL, 0, &r);
     free(r.blob);
     if (r.status == cudaSuccess) *pTexObject = r.v[0];

@@ -274,8 +274,10 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     from warpsim.functional.cp_async import build_cp
     from warpsim.functional.device_launch import build_device_runtime_call
     from warpsim.functional.device_malloc import build_free, build_malloc
+    from warpsim.functional.ldmatrix import build_ldmatrix, build_movmatrix
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.memory import GlobalMemory
+    from warpsim.functional.mma_sync import build_mma_sync
     from warpsim.functional.printf import build_vprintf
     from warpsim.functional.surfaces import build_surface
     from warpsim.functional.textures import build_tex
@@ -365,6 +367,12 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_tex(inst, ctx)
         elif op == "wmma":
             runs[pc] = build_wmma(inst, ctx)
+        elif op == "mma":
+            runs[pc] = build_mma_sync(inst, ctx)
+        elif op in ("ldmatrix", "stmatrix"):
+            runs[pc] = build_ldmatrix(inst, ctx)
+        elif op == "movmatrix":
+            runs[pc] = build_movmatrix(inst, ctx)
         elif op in ("suld", "sust"):
             runs[pc] = build_surface(inst, ctx)
         else:

@@ -1,5 +1,6 @@
-"""Texture fetches (``tex.1d``, ``.2d``, ``.3d``, ``.a1d``, ``.a2d``, ``.cube``, ``.acube``)
-through a table of texture descriptors.
+"""Texture fetches (``tex.1d``, ``.2d``, ``.3d``, ``.a1d``, ``.a2d``, ``.cube``, ``.acube``;
+``tex.level`` and ``tex.grad`` of mipmapped ones: functional/mipmaps.py) through a table of
+texture descriptors.
 
 Follows: PTX ISA §9.7.10.3 (``tex``: ``[handle, {coords}]``, 4-component results); CUDA
 texture semantics (``tex1Dfetch`` on linear memory with integer coordinates; ``tex2D`` on pitched
@@ -20,6 +21,7 @@ Assumptions:
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +66,17 @@ class TextureDesc:
     """Slices of a 3-D texture, or layers of a layered one (1 otherwise)."""
     layered: bool = False
     """A layered texture: ``depth`` layers of 1-D (``height`` 1) or 2-D images."""
+    levels: tuple[TextureDesc, ...] = ()
+    """Mipmap levels 1, 2, ... (each half the size of the one before, at least 1 texel);
+    empty: not mipmapped (functional/mipmaps.py)."""
+    mipmap_filter: str = "point"
+    """Between levels: ``point`` (the nearest level) or ``linear`` (blend of two levels)."""
+    level_bias: float = 0.0
+    """Added to the level of detail before clamping (``mipmapLevelBias``)."""
+    min_level: float = 0.0
+    """Smallest level of detail used (``minMipmapLevelClamp``)."""
+    max_level: float = math.inf
+    """Largest level of detail used (``maxMipmapLevelClamp``; also at most the last level)."""
 
     @property
     def texel_bytes(self) -> int:
@@ -103,6 +116,11 @@ class TextureFetcher:
                               hint="bind textures to allocated device memory")
         self.mem = memory
         self.cdt = np.dtype(_DT[desc.dtype])
+        self._levels = [self] + [TextureFetcher(lv, memory) for lv in desc.levels]
+
+    def level(self, i: int) -> TextureFetcher:
+        """The fetcher of mipmap level ``i`` (0: this one)."""
+        return self._levels[i]
 
     def texels(self, idx: list[np.ndarray], layer: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -140,6 +158,8 @@ class TextureFetcher:
 
 def build_tex(inst: Instruction, ctx: Any) -> Any:
     """The closure of a ``tex.1d``/``tex.2d`` instruction."""
+    from warpsim.functional.mipmaps import level_operands, sample_mipmapped
+
     if inst.opcode != "tex":
         raise ctx.error(inst, f"{inst.opcode} (only tex is supported)")
     geom = next((m for m in inst.mods if m in ("1d", "2d", "3d", "a1d", "a2d", "cube",
@@ -152,6 +172,7 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
     rtype, ctype = inst.types
     if inst.srcs[0].kind is not OpKind.ADDRESS or inst.srcs[0].base is None:
         raise ctx.error(inst, "texture operand")
+    lod_of = level_operands(inst, ctx, geom)
     hop = inst.srcs[0].base
     handle: Any = hop.reg if hop.kind is OpKind.REG else hop.name
     coords = inst.srcs[1].elems if inst.srcs[1].kind is OpKind.VECTOR else (inst.srcs[1],)
@@ -177,7 +198,11 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
             f = bs.texture(key, inst)
             pos = np.flatnonzero(hv == np.uint64(key)) if hv is not None else slice(None)
             cs = [bs.regs[r][tsel][pos] for r in creg]
-            vals, addrs = _sample(f, geom, ctype, cs, rtype)
+            if f.d.levels or lod_of is not None:
+                lod = lod_of(bs, tsel, pos, f, cs[0].size) if lod_of is not None else None
+                vals, addrs = sample_mipmapped(f, geom, ctype, cs, rtype, lod, _sample)
+            else:
+                vals, addrs = _sample(f, geom, ctype, cs, rtype)
             out[pos, :vals.shape[1]] = vals
             tex_addr[pos] = addrs
         write_lanes(bs, dregs[:4], [out[:, j] for j in range(min(4, len(dregs)))], tsel, whole)

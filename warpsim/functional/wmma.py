@@ -37,7 +37,7 @@ from warpsim.functional.ldst import _address, _space, lanes_of
 from warpsim.functional.memops import load_parts, resolve_parts, store_parts, trace_access
 from warpsim.ptx.ir import TYPE_BITS, Instruction, Operand, OpKind
 
-__all__ = ["build_wmma"]
+__all__ = ["Fragment", "build_wmma", "element_values", "fragment_regs", "require_full_warp"]
 
 _SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16),
            "m16n16k8": (16, 16, 8), "m8n8k4": (8, 8, 4)}
@@ -56,14 +56,15 @@ def _shape(inst: Instruction, ctx: Any) -> tuple[int, int, int]:
     raise ctx.error(inst, "wmma without a shape")
 
 
-def _regs(inst: Instruction, op: Operand, ctx: Any) -> list[int]:
+def fragment_regs(inst: Instruction, op: Operand, ctx: Any) -> list[int]:
+    """The registers of a fragment operand (a ``{...}`` list or one register)."""
     elems = op.elems if op.kind is OpKind.VECTOR else (op,)
     if any(e.kind is not OpKind.REG for e in elems):
         raise ctx.error(inst, "a wmma fragment must be a list of registers")
     return [e.reg for e in elems]
 
 
-class _Fragment:
+class Fragment:
     """Slot <-> tile-element map of one fragment: ``n_regs`` registers of ``reg_bits``, each
     holding ``reg_bits // bits`` elements of a ``rows x cols`` tile."""
 
@@ -112,14 +113,15 @@ class _Fragment:
                 bs.regs[r][g.act] = flat.astype(bs.regs[r].dtype)
 
 
-def _full_warps(inst: Instruction, bs: Any, g: Any, pred: Any) -> None:
+def require_full_warp(inst: Instruction, bs: Any, g: Any, pred: Any) -> None:
+    """Raise ``LaunchError`` unless every lane of every warp executes ``inst`` (.aligned)."""
     if (pred is not None and not bool(np.all(pred))) or not g.full or \
             not bool((g.masks == np.uint32(0xFFFFFFFF)).all()):
         from warpsim.errors import LaunchError
 
         raise LaunchError(bs.prog.name, f"{inst.full_opcode} at line {inst.line} needs all "
                           "32 lanes of the warp (.aligned): it was executed by a part of one",
-                          hint="call wmma functions outside divergent code")
+                          hint="execute warp matrix instructions outside divergent code")
 
 
 def _dims(which: str, m: int, n: int, k: int) -> tuple[int, int]:
@@ -162,7 +164,7 @@ def _build_ldst(inst: Instruction, ctx: Any) -> Any:
     rows, cols = _dims(which, m, n, k)
     col_major = "col" in inst.mods
     frag_op = inst.dsts[0] if is_load else inst.srcs[1]
-    frag = _Fragment(inst, ctx, _regs(inst, frag_op, ctx), rows, cols, bits)
+    frag = Fragment(inst, ctx, fragment_regs(inst, frag_op, ctx), rows, cols, bits)
     base, off, sym_space = _address(inst, inst.srcs[0], ctx)
     space = _space(inst, ctx, sym_space)
     sop = inst.srcs[1 if is_load else 2] if len(inst.srcs) > (1 if is_load else 2) else None
@@ -178,7 +180,7 @@ def _build_ldst(inst: Instruction, ctx: Any) -> Any:
     shift = esize.bit_length() - 1
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
-        _full_warps(inst, bs, g, pred)
+        require_full_warp(inst, bs, g, pred)
         tidx, addr, seg = _footprint(bs, g, inst, base, off, stride, rows, cols, col_major,
                                      esize)
         parts = resolve_parts(bs, space, tidx, addr, 0, esize, shift)
@@ -192,7 +194,8 @@ def _build_ldst(inst: Instruction, ctx: Any) -> Any:
     return run
 
 
-def _to_float(bits: np.ndarray, typ: str) -> np.ndarray:
+def element_values(bits: np.ndarray, typ: str) -> np.ndarray:
+    """Element bits of PTX type ``typ`` as float32/float64 (int64 for integers)."""
     if typ == "f16":
         return bits.view(np.float16).astype(np.float32)
     if typ == "bf16":
@@ -232,19 +235,19 @@ def _build_mma(inst: Instruction, ctx: Any) -> Any:
     if at not in _INPUT_BITS or bt != at or dt not in _ACC_BITS or ct not in _ACC_BITS:
         raise ctx.error(inst, f"wmma.mma of types .{dt}.{at}.{bt}.{ct}",
                         hint="sub-byte (.s4/.u4/.b1) fragments are not supported")
-    fd = _Fragment(inst, ctx, _regs(inst, inst.dsts[0], ctx), m, n, _ACC_BITS[dt])
-    fa = _Fragment(inst, ctx, _regs(inst, inst.srcs[0], ctx), m, k, _INPUT_BITS[at])
-    fb = _Fragment(inst, ctx, _regs(inst, inst.srcs[1], ctx), k, n, _INPUT_BITS[bt])
-    fc = _Fragment(inst, ctx, _regs(inst, inst.srcs[2], ctx), m, n, _ACC_BITS[ct])
+    fd = Fragment(inst, ctx, fragment_regs(inst, inst.dsts[0], ctx), m, n, _ACC_BITS[dt])
+    fa = Fragment(inst, ctx, fragment_regs(inst, inst.srcs[0], ctx), m, k, _INPUT_BITS[at])
+    fb = Fragment(inst, ctx, fragment_regs(inst, inst.srcs[1], ctx), k, n, _INPUT_BITS[bt])
+    fc = Fragment(inst, ctx, fragment_regs(inst, inst.srcs[2], ctx), m, n, _ACC_BITS[ct])
     sat = "satfinite" in inst.mods
     integer = at in ("s8", "u8")
 
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
-        _full_warps(inst, bs, g, pred)
+        require_full_warp(inst, bs, g, pred)
         nw = g.nw
-        a = _to_float(fa.read(bs, g), at).reshape(nw, m, k)
-        b = _to_float(fb.read(bs, g), bt).reshape(nw, k, n)
-        c = _to_float(fc.read(bs, g), ct).reshape(nw, m, n)
+        a = element_values(fa.read(bs, g), at).reshape(nw, m, k)
+        b = element_values(fb.read(bs, g), bt).reshape(nw, k, n)
+        c = element_values(fc.read(bs, g), ct).reshape(nw, m, n)
         if integer:
             d = np.matmul(a, b) + c
         elif at == "f64":

@@ -12,8 +12,9 @@ SFU class as GPGPU-Sim 4.2 ``ptx_instruction::set_opcode_and_latency`` (src/cuda
 ``scheduler_unit::cycle``) but take the DIV entry of their type's list (int, fp or dp).
 Assumptions:
   [A] Op class of the rest from the opcode and its types: f64 types -> DP, f32/f16/bf16 -> SP
-      (fp32), integer and untyped -> INT; ld/st/atom/red/tex and wmma.load/store -> LDST;
-      mma/wmma.mma -> tensor;
+      (fp32), integer and untyped -> INT; ld/st/atom/red/tex, wmma.load/store and
+      ldmatrix/stmatrix -> LDST (shared, or generic without a state space); mma/wmma.mma ->
+      tensor; movmatrix -> INT with the SHFL latency (a register exchange across lanes);
       ``tanh`` (newer than GPGPU-Sim's PTX) -> SFU, as the hardware's MUFU.TANH.
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
@@ -41,7 +42,7 @@ _MAX_OPS = frozenset({"min", "max"})
 _MUL_OPS = frozenset({"mul", "mul24", "mulhi"})
 _MAD_OPS = frozenset({"mad", "fma", "mad24", "sad", "madc", "dp4a", "dp2a"})
 _LDST_OPS = frozenset({"ld", "ldu", "st", "atom", "red", "tex", "tld4", "txq", "suld",
-                       "sust", "prefetch", "prefetchu"})
+                       "sust", "prefetch", "prefetchu", "ldmatrix", "stmatrix"})
 _TENSOR_OPS = frozenset({"mma", "wmma", "wgmma"})
 _FP_TYPES = frozenset({"f32", "f16", "bf16", "f16x2", "bf16x2", "tf32"})
 
@@ -91,7 +92,7 @@ def classify(inst: Any) -> tuple[int, LatencyOp]:
         return tc.OPC_LDST, LatencyOp.ADD
     if op in _TENSOR_OPS:
         return tc.OPC_TENSOR, LatencyOp.MAD
-    if op == "shfl":
+    if op in ("shfl", "movmatrix"):
         return tc.OPC_INT32, LatencyOp.SHFL
     if op in _SFU_OPS or op in _SFU_DIV_OPS:
         return tc.OPC_SFU, LatencyOp.DIV
@@ -121,6 +122,9 @@ def _mem_kind(inst: Any) -> int:
     op, sp = inst.opcode, inst.space
     if _is_wmma_memory(inst):
         op = "ld" if inst.mods[0] == "load" else "st"
+    elif op in ("ldmatrix", "stmatrix"):
+        op = "ld" if op == "ldmatrix" else "st"
+        sp = sp or "generic"
     if _is_async_copy(inst):
         return tc.MK_LD_GLOBAL
     if op == "sust":  # a surface store writes through L1/L2 like a global store
