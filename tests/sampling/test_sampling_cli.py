@@ -25,7 +25,7 @@ def test_bad_sampling_options_fail_before_running(argv, words, capsys, monkeypat
 
 def _row(name, full, sampled, wf, ws, reused=0, projected=1):
     return ValidationRow(name, 1, full, sampled, (sampled - full) / full, 0.01, 0.5, reused,
-                         projected, wf, ws, wf / ws, True)
+                         projected, wf, ws, wf / ws, True, replay_ratio=4.0 if projected else 1.0)
 
 
 def test_summary_is_mean_and_max_error_and_speedups():
@@ -35,6 +35,8 @@ def test_summary_is_mean_and_max_error_and_speedups():
     assert s["max_abs_error"] == pytest.approx(0.025)
     assert s["geomean_speedup"] == pytest.approx(5 ** 0.5)
     assert s["total_speedup"] == pytest.approx(14 / 6) and s["sampled_benchmarks"] == 1
+    assert s["geomean_replay_ratio"] == pytest.approx(2.0)
     md = format_markdown(rows).splitlines()
     assert md[0].startswith("| benchmark |") and md[2].startswith("| a | 1 | 1000 | 1020 | +2.00")
+    assert md[2].endswith("| 5.00x | 4.00x |")
     assert md[-1].startswith("mean |error| 2.25 %, max |error| 2.50 %")

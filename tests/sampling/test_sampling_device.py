@@ -46,6 +46,7 @@ def test_identical_independent_ctas_project_exactly():
     total = dev.stats  # the device's sums hold the projected launch, not the replayed part
     assert total["gpu_sim_cycle"] == c12 and total["gpu_sim_insn"] == s["gpu_sim_insn"]
     assert total["sample_launches_projected"] == 1 and total["sampled"] == 1
+    assert total["sample_replayed_warp_insts"] == s["gpgpu_n_tot_w_icount"] * 5 // 12
 
 
 def _spin_loop(sample, n_launches: int = 6):
@@ -76,6 +77,8 @@ def test_a_loop_of_identical_launches_is_measured_until_two_agree():
     assert total["gpu_sim_cycle"] == sum(cycles) + other["gpu_sim_cycle"]
     assert total["gpu_sim_insn"] == 6 * s["gpu_sim_insn"] + other["gpu_sim_insn"]
     assert total["gpu_tot_sim_cycle"] == total["gpu_sim_cycle"] == other["gpu_tot_sim_cycle"]
+    assert total["sample_replayed_warp_insts"] == (2 * s["gpgpu_n_tot_w_icount"]
+                                                   + other["gpgpu_n_tot_w_icount"])
 
 
 def _scale_stats(sample):
@@ -100,7 +103,8 @@ def test_sampling_off_or_not_applicable_is_bit_identical():
     assert _bits(_scale_stats(False)[0]) == _bits(base[0])
     on = _scale_stats(True)  # two short launches of different profiles: both replayed
     extra = {"sampled", "sample_projected_fraction", "sample_error_est",
-             "sample_launches_replayed", "sample_launches_projected", "sample_launches_reused"}
+             "sample_launches_replayed", "sample_launches_projected", "sample_launches_reused",
+             "sample_replayed_warp_insts"}
     assert _bits({k: v for k, v in on[0].items() if k not in extra}) == _bits(base[0])
     assert (on[0]["sampled"], on[0]["sample_launches_replayed"]) == (0, 2)
     for got, want in zip(on[1], base[1], strict=True):

@@ -85,6 +85,8 @@ class LaunchSample:
     n_ctas: int
     stops: tuple[Stop, ...] = ()
     """Where the replay paused (cycle from the launch's start, CTAs dispatched)."""
+    replayed_warp_insts: int = 0
+    """Warp instructions the timing engine replayed (0 for a reuse)."""
 
 
 @dataclass(slots=True)
@@ -183,6 +185,7 @@ class Sampler:
             self._feed(sim, col, lo, n_max)
         timing = sim.finish()
         if n_keep == n_ctas:
+            replayed = int(work.sum())
             if self.delta:  # the run's totals include earlier projected launches
                 from warpsim.stats import derive
 
@@ -191,7 +194,7 @@ class Sampler:
             timing.stats.update(sampled=0, sample_projected_fraction=0.0,
                                 sample_error_est=0.0)
             return timing, LaunchSample(name, "replayed", timing.cycles, 0.0, 0.0, n_keep,
-                                        n_ctas)
+                                        n_ctas, replayed_warp_insts=replayed)
         proj = project_cycles(stops, timing.cycles, work, n_keep)
         measured = dict(timing.stats)
         exact = self._exact(functional, sim, proj.cycles - timing.cycles)
@@ -205,7 +208,8 @@ class Sampler:
         if timing.pc_activity is not None:
             timing.pc_activity = _scale_activity(timing.pc_activity, proj.work_ratio)
         return timing, LaunchSample(name, "projected", proj.cycles, proj.projected_fraction,
-                                    proj.error, n_keep, n_ctas, tuple(stops))
+                                    proj.error, n_keep, n_ctas, tuple(stops),
+                                    int(work[:n_keep].sum()))
 
     def _reuse(self, m: Measured, distance: float, profile: Profile, functional: Any,
                sim: Any) -> Any:
@@ -247,7 +251,7 @@ class Sampler:
     def adjust(self, flat: dict[str, Any]) -> dict[str, Any]:
         """The device's cumulative statistics with the projected and reused counts added, and
         the run's sampling summary (``sampled``, ``sample_projected_fraction``,
-        ``sample_error_est``, ``sample_launches_*``)."""
+        ``sample_error_est``, ``sample_launches_*``, ``sample_replayed_warp_insts``)."""
         from warpsim.stats import derive
 
         out = dict(flat)
@@ -266,5 +270,6 @@ class Sampler:
                    sample_error_est=err / total if total else 0.0,
                    sample_launches_replayed=modes.count("replayed"),
                    sample_launches_projected=modes.count("projected"),
-                   sample_launches_reused=modes.count("reused"))
+                   sample_launches_reused=modes.count("reused"),
+                   sample_replayed_warp_insts=sum(s.replayed_warp_insts for s in self.launches))
         return out
