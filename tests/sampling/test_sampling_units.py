@@ -16,6 +16,7 @@ from warpsim.sampling.project import (
     is_stable,
     project_cycles,
     scale_stats,
+    steady_rate,
 )
 from warpsim.sampling.reuse import Measured, Profile, ReuseTable
 from warpsim.sampling.subtrace import cta_records, slice_ctas
@@ -106,26 +107,37 @@ def test_sub_traces_carry_each_warps_records_lines_and_values():
 
 
 def test_projection_of_a_linear_wave_timeline_is_exact():
-    # 10 CTAs of 4 work units each; pauses as 2, 4 and 6 CTAs had started, 100 cycles apart;
-    # 8 CTAs replayed in 420 cycles: 2 CTAs (8 units) left at 100 cycles / 8 units
+    # 10 CTAs of 4 work units; pauses as 1, 2, 4 and 6 CTAs had started (a warm-up interval,
+    # then 100 cycles per 2 CTAs); 8 CTAs replayed in 420 cycles: 8 units left at 100 / 8
     work = np.full(10, 4)
-    stops = [Stop(110, 2), Stop(210, 4), Stop(310, 6)]
-    assert interval_rates(stops, work) == [12.5, 12.5] and is_stable(stops, work, 0.01)
+    stops = [Stop(30, 1), Stop(110, 2), Stop(210, 4), Stop(310, 6)]
+    assert interval_rates(stops, work) == [20.0, 12.5, 12.5]
+    assert steady_rate([20.0, 12.5, 12.5]) == (12.5, 0.0) and is_stable(stops, work, 0.001)
     p = project_cycles(stops, 420, work, 8)
     assert p.rate == 100 / 8 and p.cycles == 420 + 100 and p.error == 0.0
     assert p.work_ratio == 40 / 32 and p.projected_fraction == pytest.approx(100 / 520)
 
 
-def test_projection_uses_the_last_two_intervals_and_their_difference_as_error():
+def test_steady_rate_drops_the_warm_up_third_and_the_extremes():
+    rates = [5.0, 10.0, 12.0, 9.0, 11.0, 30.0]  # warm-up 5, 10; steady 12, 9, 11, 30
+    rate, rel_se = steady_rate(rates)
+    assert rate == 11.5  # mean of 12 and 11 (9 and 30 dropped)
+    want_se = np.std([12.0, 9.0, 11.0, 30.0], ddof=1) / np.sqrt(4)
+    assert rel_se == pytest.approx(want_se / 11.5)
+    assert steady_rate([5.0, 10.0, 14.0]) == (12.0, pytest.approx(2.0 / 12.0))
+    assert steady_rate([5.0, 10.0])[1] == float("inf")
+
+
+def test_projection_error_is_twice_the_standard_error_of_the_rate():
     work = np.full(10, 4)
     stops = [Stop(50, 2), Stop(190, 4), Stop(270, 6), Stop(390, 8)]  # 140, 80, 120 cycles
     assert interval_rates(stops, work) == [17.5, 10.0, 15.0]
-    assert not is_stable(stops, work, 0.3) and is_stable(stops, work, 0.34)
-    p = project_cycles(stops, 500, work, 9)  # one CTA (4 units) left
-    assert p.rate == 200 / 16 and p.cycles == 500 + 50
-    assert p.error == pytest.approx((50 / 550) * (15 - 12.5) / 12.5)
-    one = project_cycles(stops[:2], 500, work, 9)  # a single interval: error = fraction
-    assert one.rate == 17.5 and one.error == one.projected_fraction == 70 / 570
+    assert not is_stable(stops, work, 0.19) and is_stable(stops, work, 0.2)  # se 2.5 / 12.5
+    p = project_cycles(stops, 500, work, 9)  # one CTA (4 units) left at 12.5 per unit
+    assert p.rate == 12.5 and p.cycles == 500 + 50
+    assert p.error == pytest.approx((50 / 550) * 2 * 2.5 / 12.5)
+    one = project_cycles(stops[:3], 500, work, 9)  # one steady interval: error = fraction
+    assert one.rate == 10.0 and one.error == one.projected_fraction == 40 / 540
 
 
 def test_statistics_scale_by_work_or_cycles_and_derived_metrics_follow():

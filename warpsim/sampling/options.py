@@ -34,17 +34,18 @@ class SampleOptions:
     their sum; relative difference of the lines touched) for a reuse, and largest relative
     difference of the cycles per warp instruction of the class's last two measured launches
     (reuse starts once two measured launches agree)."""
-    waves: int = 4
+    waves: int = 6
     """Intra-kernel: CTA waves replayed in detail at least (at least 4). The replay pauses as
     each wave after the first starts (plus one CTA per SM, the engine's look-ahead); once the
-    last two intervals between pauses ran at rates within ``stability`` of each other, the
-    rest of the launch is projected at that rate."""
+    rate of the intervals between pauses (the first third left out) is known within
+    ``stability``,
+    the rest of the launch is projected at that rate."""
     max_waves: int = 12
     """Intra-kernel: CTA waves replayed at most; a launch still unsteady then is projected
     anyway, with the rates' difference in its error estimate (at least ``waves``)."""
-    stability: float = 0.05
-    """Largest relative difference of the last two wave intervals' rates (cycles per warp
-    instruction) at which the replay stops and projects."""
+    stability: float = 0.03
+    """Relative standard error of the steady wave rate (cycles per warp instruction) at which
+    the replay stops and projects."""
     min_waves: int = 16
     """Intra-kernel: only launches of at least this many CTA waves are sampled; shorter ones are
     replayed in full (more than ``max_waves``)."""
@@ -69,7 +70,7 @@ class SampleOptions:
         st = self.stability
         if isinstance(st, bool) or not isinstance(st, (int, float)) or not 0 < st < 1:
             raise ConfigError("sample.stability", st, "a number in (0, 1)",
-                              hint="e.g. stability=0.05 (5 %)")
+                              hint="e.g. stability=0.03 (3 %)")
         if not (self.reuse or self.intra):
             raise ConfigError("sample", "reuse=false,intra=false", "at least one of reuse and "
                               "intra", hint="leave sampling off instead (no --sample)")

@@ -3,17 +3,18 @@
 Follows: issue 17 (intra-kernel sampling: replay the first waves, project the rest, report the
 projected fraction and an error estimate). The replay pauses at the dispatch of the first CTA
 of each later wave (``Stop``: cycle, CTAs dispatched); the cycles per unit of work (a CTA's
-dynamic warp instructions, from the functional pass) over the last two intervals between pauses
-is the steady wave rate, and the launch's cycles are the replayed cycles plus that rate times
-the work of the CTAs not replayed:
+dynamic warp instructions, from the functional pass) between pauses, the first third of the
+intervals (warm-up) left out, averaged (the fastest and slowest dropped from four on), is the
+steady wave rate; the launch's cycles are the replayed cycles plus that rate times the work of
+the CTAs not replayed:
 
-    T = T_keep + rate * (W(N) - W(n_keep)),  rate = (c[-1] - c[-3]) / (W(n[-1]) - W(n[-3]))
+    T = T_keep + rate * (W(N) - W(n_keep))
 
-[A] CTAs after the sample run at the steady rate of the last sampled waves (no phase change
-later in the grid); [A] counters of events scale with the work, counters of cycles with the
-cycles. The error estimate is the projected fraction times the larger relative deviation of the
-two intervals' rates from the rate used (the projected fraction itself when there is a single
-interval: nothing to compare it with).
+[A] CTAs after the sample run at the steady rate of the sampled waves (the rate's wave-to-wave
+variation, e.g. hotspot's rows of CTAs, averages out; a later phase change is not seen);
+[A] counters of events scale with the work, counters of cycles with the cycles. The error
+estimate is the projected fraction times twice the rate's relative standard error over the
+steady intervals (the projected fraction itself with fewer than two: unknown).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 from warpsim.stats import BASELINE, derive
 
 __all__ = ["CYCLE_SCALED", "EXACT_FROM_FUNCTIONAL", "Projection", "Stop", "interval_rates",
-           "is_stable", "project_cycles", "scale_stats"]
+           "is_stable", "project_cycles", "scale_stats", "steady_rate"]
 
 CYCLE_SCALED = frozenset(c.name for c in BASELINE if c.unit == "cycle" and c.combine == "sum"
                          and c.name.endswith("cycles") and c.name != "mem_load_latency_cycles"
@@ -84,35 +85,46 @@ def interval_rates(stops: list[Stop], work: np.ndarray) -> list[float]:
     return [(b[0] - a[0]) / (b[1] - a[1]) for a, b in itertools.pairwise(pts)]
 
 
+def steady_rate(rates: list[float]) -> tuple[float, float]:
+    """``(rate, relative standard error)`` of the steady intervals: the last two thirds (the
+    first third, at least one interval, is warm-up: caches, DRAM queues and the CTA mix still
+    filling); with four or more the fastest and the slowest are dropped, the rest averaged.
+    ``(nan, inf)`` with fewer than two steady intervals."""
+    steady = sorted(rates[max(1, -(-len(rates) // 3)):])
+    if len(steady) < 2:
+        return float("nan"), float("inf")
+    core = steady[1:-1] if len(steady) >= 4 else steady
+    rate = float(np.mean(core))
+    se = float(np.std(steady, ddof=1)) / np.sqrt(len(steady))
+    return rate, (se / rate if rate > 0 else float("inf"))
+
+
 def is_stable(stops: list[Stop], work: np.ndarray, stability: float) -> bool:
-    """The last two wave intervals ran at rates within ``stability`` of each other."""
-    r = interval_rates(stops, work)
-    return len(r) >= 2 and r[-1] > 0 and abs(r[-1] - r[-2]) <= stability * r[-1]
+    """The steady intervals' rate is known within ``stability`` (relative standard error)."""
+    return steady_rate(interval_rates(stops, work))[1] <= stability
 
 
 def project_cycles(stops: list[Stop], measured: int, work: np.ndarray, n_keep: int
                    ) -> Projection:
     """Project the cycles of a launch whose CTAs have ``work`` (warp instructions each) from a
-    replay of its first ``n_keep`` CTAs that took ``measured`` cycles and paused at ``stops``:
-    the rate is that of the last two wave intervals."""
+    replay of its first ``n_keep`` CTAs that took ``measured`` cycles and paused at ``stops``,
+    at the steady intervals' rate (``steady_rate``); error: twice its relative standard error
+    times the projected fraction."""
     cum = np.concatenate([[0], np.cumsum(work.astype(np.int64))])
     total, kept = int(cum[-1]), int(cum[n_keep])
     rest = total - kept
     pts = _points(stops, cum)
     rates = [(b[0] - a[0]) / (b[1] - a[1]) for a, b in itertools.pairwise(pts)]
-    if len(rates) >= 2:
-        rate = (pts[-1][0] - pts[-3][0]) / (pts[-1][1] - pts[-3][1])
-        dev = max(abs(rates[-1] - rate), abs(rates[-2] - rate)) / rate if rate > 0 else 0.0
-    elif rates:  # one interval: nothing to compare it with
-        rate, dev = rates[0], 1.0
-    else:  # no interval: the average rate of the replay
-        rate = measured / kept if kept else 0.0
+    rate, rel_se = steady_rate(rates)
+    dev = 2 * rel_se
+    if not rate == rate:  # fewer than two steady intervals: what there is, error unknown
+        rate = rates[-1] if rates else (measured / kept if kept else 0.0)
         dev = 1.0 if rest else 0.0
     cycles = measured + round(rate * rest)
     frac = (cycles - measured) / cycles if cycles else 0.0
     return Projection(cycles=cycles, measured_cycles=measured,
                       work_ratio=total / kept if kept else 1.0, projected_fraction=frac,
-                      error=frac * dev, rate=rate)
+                      error=frac * min(dev, 1.0), rate=rate)
 
 
 def scale_stats(stats: dict[str, Any], cycles: int, cycle_ratio: float, work_ratio: float,
