@@ -42,8 +42,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             print(f"{row.benchmark}: error {100 * row.error:+.2f} %, speed-up "
                   f"{row.speedup:.2f}x", file=sys.stderr, flush=True)
 
-    rows = validate(names, size=args.size, config=args.config, options=options,
-                    progress=progress)
+    rows = validate(names, size=args.size, config=args.config, overrides=tuple(args.override),
+                    options=options, progress=progress)
     if args.json:
         print(json.dumps(as_json(rows), indent=1))
     elif args.markdown:
@@ -62,6 +62,9 @@ def add_subcommand(sub: Any) -> None:
     p.add_argument("--benchmarks", nargs="+", metavar="BENCH", default=None,
                    help="benchmark names (default: the whole suite)")
     p.add_argument("--config", default="gtx480", help="GPU preset (default gtx480)")
+    p.add_argument("-o", "--override", action="append", default=[], metavar="FIELD=VALUE",
+                   help="dotted configuration override, e.g. -o warped_compression.enabled=true "
+                        "(repeatable): validate with a mechanism on")
     p.add_argument("--sample", default="on", metavar="SPEC",
                    help="the sampling options to validate (default: the defaults)")
     p.add_argument("--json", action="store_true", help="one JSON object: rows and summary")

@@ -62,15 +62,16 @@ def _run(name: str, size: str, gpu: Any, sample: Any) -> tuple[dict[str, Any], f
 
 
 def validate(benchmarks: list[str], *, size: str = "small", config: str = "gtx480",
-             options: SampleOptions | None = None, progress: Any = None
-             ) -> list[ValidationRow]:
-    """Run each benchmark full and sampled (``options``, default ``SampleOptions()``)."""
+             overrides: tuple[str, ...] = (), options: SampleOptions | None = None,
+             progress: Any = None) -> list[ValidationRow]:
+    """Run each benchmark full and sampled (``options``, default ``SampleOptions()``) on
+    ``config`` with ``overrides`` (e.g. ``warped_compression.enabled=true``)."""
     from warpsim.arch import resolve_config
     from warpsim.bench import get_benchmark
 
     for name in benchmarks:
         get_benchmark(name)
-    gpu = resolve_config(config)
+    gpu = resolve_config(config, overrides=list(overrides))
     options = options or SampleOptions()
     if benchmarks:  # the process's first run pays one-time costs (jitted helpers): not timed
         _run(benchmarks[0], "tiny", gpu, options)
