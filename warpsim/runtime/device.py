@@ -513,9 +513,12 @@ class Device(TimedDevice):
         textures = {h: t.desc for h, t in self._textures.items()}
         if self._group is not None:  # inside ``concurrent``: timed when the block ends
             return self._group.launch(kernel, cfg, params, textures)
-        if self.sampler is not None:
-            return self._finish_launch(kernel, cfg, self.sampler.launch(
-                self, kernel, cfg, params, textures))
+        if self.sampler is not None:  # sampled timing (docs/sampling.md)
+            result = self._finish_launch(kernel, cfg, self.sampler.launch(
+                self, kernel, cfg, params, textures, depth))
+            if result.children:
+                self._run_children(kernel, result, depth)
+            return result
         sink = self.trace_sink
         sim = self._start_timing(kernel, cfg) if self.timing else None
         if sim is not None:

@@ -104,10 +104,11 @@ class Sampler:
         self.table = ReuseTable(self.options.tolerance)
 
     # -- the launch ------------------------------------------------------------------------------
-    def launch(self, dev: Any, kernel: Any, cfg: Any, params: bytes, textures: dict) -> Any:
-        """Run one launch functionally in full and timed under sampling; returns the
-        ``TimedLaunch`` whose stats carry ``sampled``, ``sample_projected_fraction`` and
-        ``sample_error_est``."""
+    def launch(self, dev: Any, kernel: Any, cfg: Any, params: bytes, textures: dict,
+               depth: int = 0) -> Any:
+        """Run one launch (nested ``depth`` deep in dynamic parallelism) functionally in full
+        and timed under sampling; returns the ``TimedLaunch`` whose stats carry ``sampled``,
+        ``sample_projected_fraction`` and ``sample_error_est``."""
         from warpsim.runtime.timed import TimedLaunch
 
         inputs = dev._timing_inputs(kernel, cfg)
@@ -118,7 +119,8 @@ class Sampler:
         ahead = int(dev.gpu_config.sm.n_sms)  # the engine asks for CTAs this many early
         n_max = min(n_ctas, self.options.max_waves * wave + ahead) if sampled else n_ctas
         col = _Collector(n_max, dev.trace_sink)
-        functional = dev._run_functional(kernel, cfg, params, textures, trace=True, sink=col)
+        functional = dev._run_functional(kernel, cfg, params, textures, trace=True, sink=col,
+                                         depth=depth)
         profile = Profile(np.asarray(functional.pc_warp_counts, np.int64), col.lines)
         key = (kernel, cfg.grid, cfg.block, cfg.shared_bytes, cfg.cooperative)
         hit = self.table.find(key, profile) if self.options.reuse else None
