@@ -17,7 +17,7 @@ LAYERS = {
     "ptx": 1, "toolchain": 1, "toolcache": 1,
     "functional": 2, "timing": 2,
     "mechanisms": 3,
-    "runtime": 4, "power": 4,
+    "runtime": 4, "power": 4, "sampling": 4,
     "runner": 5, "experiments": 5, "bench": 5, "report": 5, "cli": 5, "cudart": 5,
     "__main__": 6,
 }

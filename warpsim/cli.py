@@ -186,7 +186,7 @@ def _run_one(name: str, args: argparse.Namespace, cfg: Any) -> dict[str, Any]:
     import warpsim
     from warpsim.bench import run_benchmark
 
-    gpu = warpsim.Device(config=cfg)
+    gpu = warpsim.Device(config=cfg, sample=args.sample)
     launches: list[dict[str, Any]] = []
     status = sys.stderr.isatty() and not args.quiet
 
@@ -229,6 +229,10 @@ def _run_one(name: str, args: argparse.Namespace, cfg: Any) -> dict[str, Any]:
         "numba_compile_s": round(compile_s, 3), "ptx_compile_s": round(result.compile_seconds, 3),
         "per_launch": launches,
     }
+    if gpu.sampler is not None:  # sampled: say so, with the projected share and its error
+        record.update(sampled=bool(stats.get("sampled")),
+                      sample_projected_fraction=stats.get("sample_projected_fraction"),
+                      sample_error_est=stats.get("sample_error_est"))
     if args.energy or args.json:
         from warpsim.power import energy_for_gpu
 
@@ -250,6 +254,10 @@ def _format_run(record: dict[str, Any]) -> str:
         value = s.get(key)
         text = "n/a" if value is None else format(value, fmt)
         lines.append(f"{key:<32} = {text}")
+    if "sampled" in record:
+        lines.append(f"{'sampled':<32} = {'yes' if record['sampled'] else 'no'} (projected "
+                     f"{100 * (record['sample_projected_fraction'] or 0):.1f} % of the cycles, "
+                     f"estimated error {100 * (record['sample_error_est'] or 0):.2f} %)")
     occ = ", ".join(f"{k} {v}" for k, v in record["ctas_per_sm"].items())
     lines.append(f"{'ctas_per_sm':<32} = {occ}")
     lines.append(f"{'wall_s':<32} = {record['wall_s']:.3f} (numba compile "
@@ -267,6 +275,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         get_benchmark(name)
     cfg = resolve_config(args.config, gpgpusim_config=args.gpgpusim_config,
                          overrides=args.override)
+    if args.sample is not None:  # a bad spec fails before anything runs
+        from warpsim.sampling import parse_sample
+
+        args.sample = parse_sample(args.sample)
     failed = 0
     for i, name in enumerate(args.benchmarks):
         record = _run_one(name, args, cfg)
@@ -358,6 +370,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="also print each launch's statistics (GPGPU-Sim's per-kernel dump: "
                         "kernel_name, kernel_launch_uid, gpu_sim_cycle, ...)")
     p.add_argument("-q", "--quiet", action="store_true", help="no status line on stderr")
+    from warpsim.runner.sampling_cli import add_sample_option
+
+    add_sample_option(p)
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("doctor", help="show which CUDA toolchain warpsim found")
@@ -391,6 +406,9 @@ def _parser() -> argparse.ArgumentParser:
     from warpsim.experiments.locality_cli import add_subcommand as add_locality
 
     add_locality(sub)
+    from warpsim.runner.sampling_cli import add_subcommand as add_validate_sampling
+
+    add_validate_sampling(sub)
     return ap
 
 

@@ -131,6 +131,9 @@ def _cmd_exec(args: argparse.Namespace) -> int:
     from warpsim.cudart.server import parse_timeout
 
     timeout = parse_timeout(args.launch_timeout) if args.launch_timeout is not None else None
+    from warpsim.runner.sampling_cli import export_sample
+
+    export_sample(args.sample)  # the timed Device reads WARPSIM_SAMPLE
     return run_program(argv, config=args.config, overrides=tuple(args.override),
                        stats=args.stats, gpgpusim_config=args.gpgpusim_config,
                        launch_timeout_s=timeout, oob=args.oob, per_kernel=args.per_kernel)
@@ -162,6 +165,9 @@ def add_subcommand(sub: Any) -> None:
                    help="global accesses outside every allocation: stop the launch (fault, "
                         "default) or, inside device memory, proceed as a GPU would and list "
                         "them when the program ends (report)")
+    from warpsim.runner.sampling_cli import add_sample_option
+
+    add_sample_option(p)
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- ./app args...")
     p.set_defaults(func=_cmd_exec)
 

@@ -152,6 +152,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             print(f"{entry.name:<20} {entry.description}")
         return 0
     folder = result_folder(args.paper, args.quick, args.out)
+    if getattr(args, "sample", None) is not None:
+        from warpsim.runner.sampling_cli import export_sample
+
+        export_sample(args.sample)  # every timed Device of the jobs (local workers too)
+        print(f"reproduce {args.paper}: sampled simulation ({args.sample}; docs/sampling.md)",
+              file=sys.stderr)
     _show_experiment_progress()
     try:
         result = reproduce(args.paper, quick=args.quick, out=args.out, jobs=args.jobs,
@@ -217,6 +223,9 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS", default=None)
     p.add_argument("--json", action="store_true",
                    help="print the reproduction's result (its summary) as one JSON object")
+    from warpsim.runner.sampling_cli import add_sample_option
+
+    add_sample_option(p)
     p.set_defaults(func=_cmd_reproduce)
 
 

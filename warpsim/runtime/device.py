@@ -72,6 +72,13 @@ class Device(TimedDevice):
         ``device.stats`` sums the counters over all launches. ``timing=False``: functional only.
     overrides
         Dotted configuration overrides applied to ``config`` (``["regfile.n_banks=32"]``).
+    sample
+        Sampled simulation of timed launches (docs/sampling.md): True for the defaults, a
+        ``--sample`` spec string (``"waves=4,max_waves=8,min_waves=10"``) or a
+        ``warpsim.sampling.SampleOptions``; False: off; None (default): the ``WARPSIM_SAMPLE``
+        environment variable's spec when set, else off. Functional results stay exact; the
+        timing statistics of sampled launches carry ``sampled``,
+        ``sample_projected_fraction`` and ``sample_error_est``.
     printf_to_stdout
         Write the text of a kernel's device ``printf`` calls to ``sys.stdout`` when its
         launch ends (every launch is synchronous: its end is the synchronisation point at
@@ -95,7 +102,7 @@ class Device(TimedDevice):
                  memory_bytes: int = 4 << 30, max_steps: int | None = None,
                  config: Any = None, timing: bool | None = None, overrides: Any = (),
                  printf_to_stdout: bool = True, launch_timeout_s: float | None = None,
-                 oob: str = "fault") -> None:
+                 oob: str = "fault", sample: Any = None) -> None:
         for field, value in (("max_shared_per_block_bytes", max_shared_per_block_bytes),
                              ("max_threads_per_block", max_threads_per_block),
                              ("regs_per_block", regs_per_block), ("memory_bytes", memory_bytes)):
@@ -121,6 +128,10 @@ class Device(TimedDevice):
             self.gpu_config = resolve_config("gtx480" if config is None else config,
                                              overrides=overrides)
         self._timing_sim: Any = None
+        self.sampler: Any = None
+        """The ``sampling.sampler.Sampler`` of a sampled timed device, else None."""
+        if sample is not None or self.timing:
+            self.sampler = self._make_sampler(sample)
         self._l2_fills: list[tuple[int, int]] = []
         self._group: Any = None
         """The ``runtime.concurrent.ConcurrentGroup`` being collected, or None."""
@@ -160,6 +171,21 @@ class Device(TimedDevice):
         ``LaunchResult``, wrapped in a ``TimedLaunch`` (``.stats``, ``.timing``) when timed."""
         self._launch_observers: list[Callable[[Kernel, LaunchConfig, Any], None]] = []
         self._oob_seen: dict[str, int] = {}
+
+    def _make_sampler(self, sample: Any) -> Any:
+        from warpsim.sampling import resolve_sample
+        from warpsim.sampling.sampler import Sampler
+
+        options = resolve_sample(sample)
+        if options is None:
+            return None
+        if not self.timing:
+            if sample is None:  # the environment's switch: only timed devices sample
+                return None
+            raise ConfigError("Device.sample", sample, "a timed device (give config=...)",
+                              hint="sampling shortens the timing model's replay; a "
+                                   "functional-only device has none")
+        return Sampler(options)
 
     def __repr__(self) -> str:
         mode = f"timed on {self.gpu_config.name}" if self.timing else "functional"
@@ -487,6 +513,12 @@ class Device(TimedDevice):
         textures = {h: t.desc for h, t in self._textures.items()}
         if self._group is not None:  # inside ``concurrent``: timed when the block ends
             return self._group.launch(kernel, cfg, params, textures)
+        if self.sampler is not None:  # sampled timing (docs/sampling.md)
+            result = self._finish_launch(kernel, cfg, self.sampler.launch(
+                self, kernel, cfg, params, textures, depth))
+            if result.children:
+                self._run_children(kernel, result, depth)
+            return result
         sink = self.trace_sink
         sim = self._start_timing(kernel, cfg) if self.timing else None
         if sim is not None:

@@ -59,7 +59,11 @@ class TimedDevice:
         """Timing counters summed over every timed launch on this device (``gpu_tot_*``)."""
         if self._timing_sim is None:
             return {}
-        return {**self._timing_sim.cumulative_stats(), **self._activity}
+        flat = self._timing_sim.cumulative_stats()
+        sampler = getattr(self, "sampler", None)
+        if sampler is not None:  # sampled launches: projected and reused counts added
+            flat = sampler.adjust(flat)
+        return {**flat, **self._activity}
 
     @property
     def mechanism(self) -> Any:
