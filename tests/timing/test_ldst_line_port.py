@@ -48,3 +48,53 @@ def test_second_load_waits_for_the_line_register_not_for_the_first_unit():
                                             rec(2)]])
     assert one.cycles == 211
     assert one.stats["mem_load_latency_cycles"] == (207 - 5) + (210 - 8)
+
+
+PTX_TWICE = r"""
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry twice(.param .u64 pin, .param .u64 pout)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<6>; .reg .f32 %f<6>;
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v2.f32 {%f0,%f1}, [%rd4];
+  ld.global.v2.f32 {%f2,%f3}, [%rd4];
+  add.f32 %f4, %f0, %f2;
+  add.f32 %f5, %f1, %f3;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.v2.f32 [%rd5], {%f4,%f5};
+  ret;
+}
+"""
+
+
+def test_a100_warp_loading_its_lines_twice_completes():
+    # the reported case on the real memory system (a100: 4 LD/ST units, write-through L1D):
+    # 32 threads x 8 B = two 128 B lines per load. Load 1 misses both lines; load 2 is sent a
+    # few cycles later while they are in flight: two pending hits merged into the MSHRs. The
+    # store writes two lines of another array (write-through, no allocation: two write misses)
+    import numpy as np
+
+    import warpsim
+
+    dev = warpsim.Device(config="a100")
+    k = dev.load_ptx(PTX_TWICE, name="twice.ptx").get_kernel("twice")
+    a = np.arange(64, dtype=np.float32)
+    out = dev.device_array(64, np.float32)
+    k[1, 32](dev.to_device(a), out)
+    np.testing.assert_array_equal(out.copy_to_host(), 2 * a)
+    st = dev.last_launch.stats
+    assert st["mem_loads_completed"] == 2
+    assert st["gpgpu_n_load_insn"] == 64
+    assert st["gpgpu_n_store_insn"] == 32
+    assert st["L1D_total_cache_accesses"] == 6
+    assert st["L1D_total_cache_pending_hits"] == 2
+    assert st["L1D_total_cache_writes"] == 2
+    assert st["L1D_total_cache_misses"] == 4
