@@ -169,8 +169,10 @@ def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, ty
                      base_arr, prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover
     """Move a collected instruction into a free unit of type ``ut`` (initiation interval
-    ``ii``); False when none is free (or no in-flight slot is left). Takes the arrays it needs
-    (runs for every instruction)."""
+    ``ii``); False when none is free, no in-flight slot is left, or the instruction sends lines
+    while the SM's one line register (``F_LDST_CUR``, fed by ``tick_execute``) still holds
+    another's (several LD/ST units share it). Takes the arrays it needs (runs for every
+    instruction)."""
     r = rec - base_arr[0]
     pc = trec[r, F_REC_PC]
     start = type_info[ut, F_TYPE_UNIT_START]
@@ -181,7 +183,6 @@ def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, ty
             break
     if u < 0 or smv[sm, F_INFL_NFREE] == 0:
         return False
-    f = take_slot(infl_free, smv, sm)
     nthr = trec[r, F_REC_NTHR]
     mk = pc_info[pc, F_PC_MEM]
     if mk == MK_LD_GENERIC or mk == MK_ST_GENERIC or mk == MK_ATOMIC_GENERIC:
@@ -193,6 +194,10 @@ def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, ty
             mk = MK_ST_GLOBAL
         else:
             mk = MK_ATOMIC
+    if (mk != MK_NONE and mk != MK_SHARED and mk != MK_PARAM and trec[r, F_REC_NLINES] > 0
+            and smv[sm, F_LDST_CUR] >= 0):
+        return False  # the SM's one line port still sends another instruction's lines
+    f = take_slot(infl_free, smv, sm)
     delay = hooks.result_delay(hs, sm, w, rec, cycle)
     ready = cycle + pc_info[pc, F_PC_LATENCY] + delay
     busy = cycle + ii
