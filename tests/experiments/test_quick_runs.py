@@ -11,7 +11,7 @@ import pytest
 from warpsim.arch import resolve_config
 from warpsim.arch.scaled import scaled_overrides
 from warpsim.errors import ConfigError
-from warpsim.experiments.quick_runs import RS_QUICK_SIZES, WC_QUICK_SIZES, quick_gpu_overrides
+from warpsim.experiments.quick_runs import WC_QUICK_SIZES, quick_gpu_overrides
 from warpsim.runner.executors import InlineExecutor
 from warpsim.runner.jobs import split_size
 
@@ -49,7 +49,7 @@ def test_a_factor_that_does_not_divide_both_counts_is_refused():
 def test_quick_sizes_name_real_sizes_and_parameters():
     from warpsim.bench import get_benchmark
 
-    for bench, size in {**WC_QUICK_SIZES, **RS_QUICK_SIZES}.items():
+    for bench, size in WC_QUICK_SIZES.items():
         name, params = split_size(size)
         spec = get_benchmark(bench)
         assert name in spec.sizes, (bench, size)

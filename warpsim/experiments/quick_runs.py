@@ -7,11 +7,14 @@ meaningless. A quick run now takes
 
 - the paper's GPU scaled down by :func:`warpsim.arch.scaled.scaled_overrides` (gtx480 15 SMs /
   6 channels -> 5 / 2; c2050 14 / 6 -> 7 / 3; per-SM resources, latencies and clocks kept);
-- per benchmark an input (:data:`WC_QUICK_SIZES`, :data:`RS_QUICK_SIZES`: a named size plus
-  parameter overrides, ``runner.jobs.split_size``) whose CTAs give each of those SMs the
-  resident warps the paper-size input gives each SM of the full GPU (CTAs per SM limited by
-  registers, shared memory or threads, as at paper size), in more than one wave where the
-  paper-size input has several, at a cost of seconds per job.
+- per benchmark an input (:data:`WC_QUICK_SIZES`: a named size plus parameter overrides,
+  ``runner.jobs.split_size``) whose CTAs give each of those SMs the resident warps the
+  paper-size input gives each SM of the full GPU (CTAs per SM limited by registers, shared
+  memory or threads, as at paper size), in more than one wave where the paper-size input has
+  several, at a cost of seconds per job. Register Sharing's quick benchmarks keep their
+  ``small`` inputs (``rs_configs.QUICK``): they already launch hundreds of register-limited
+  blocks, and on 7 SMs each SM runs twice the waves it runs on 14, so the end-of-kernel tail
+  that docs/reproductions/register-sharing.md blames for part of the losses weighs half.
 
 The occupancies each choice reaches are measured (``warpsim.runner.residency``) and listed
 in docs/reproductions/warped-compression.md and register-sharing.md.
@@ -25,7 +28,7 @@ from typing import Any
 from warpsim.runner.jobs import Job
 from warpsim.runner.sweep import SweepSpec
 
-__all__ = ["RS_QUICK_SIZES", "WC_QUICK_SIZES", "JobListSpec", "quick_gpu_overrides"]
+__all__ = ["WC_QUICK_SIZES", "JobListSpec", "quick_gpu_overrides"]
 
 WC_QUICK_SIZES: dict[str, str] = {
     # pathfinder: 256 threads, 16 regs: 6 CTAs (48 warps) per SM by threads; 33 000 columns =
@@ -48,11 +51,6 @@ WC_QUICK_SIZES: dict[str, str] = {
     "spmv": "paper+rows=12288,repeats=1",
 }
 """Warped-Compression's quick inputs on the scaled gtx480 (5 SMs, 2 channels)."""
-
-RS_QUICK_SIZES: dict[str, str] = {}
-"""Register Sharing's quick inputs on the scaled c2050 (7 SMs, 3 channels): benchmark ->
-size; benchmarks not listed keep the full run's size."""
-
 
 def quick_gpu_overrides(gpu: str, overrides: Any = ()) -> dict[str, Any]:
     """``overrides`` (a mapping or pairs) plus the scaled-down SM and channel counts of
