@@ -41,16 +41,20 @@ WC_QUICK_SIZES: dict[str, str] = {
     # aes: 256 threads, 26 regs: 4 CTAs per SM by registers; 10 240 blocks = 40 CTAs = 2 waves
     # (paper: 16 384 = 64 CTAs, 4.3 per SM)
     "aes": "paper+nblocks=10240",
-    # bfs: 512 threads, 22 regs: 2 CTAs per SM by registers; 22 016 nodes = 43 CTAs = 4 waves
-    # of 10 per level (paper 65 536 nodes = 128 CTAs on 15 SMs)
-    "bfs": "paper+nodes=22016",
-    # dwt2d: 256-thread row and 64-thread column kernels; 512 x 512 (paper 1024 x 1024)
-    "dwt2d": "paper+width=512,height=512",
+    # bfs: 512 threads, 22 regs: 2 CTAs per SM by registers (bfs_update 12 regs: 3); 16 384
+    # nodes = 32 CTAs = 3 waves of 10 per level (paper 65 536 nodes = 128 CTAs on 15 SMs)
+    "bfs": "paper+nodes=16384",
+    # dwt2d: 256-thread row kernels (15-18 regs: 6 CTAs by threads) and a 64-thread column
+    # kernel; 384 x 384 (paper 1024 x 1024 on 15 SMs: 2.4x the pixels per SM; small 256 x 256
+    # on 5 SMs leaves them idle 28 % of the time)
+    "dwt2d": "paper+width=384,height=384",
     # spmv: 192 threads, 28-32 regs: 5-6 CTAs per SM by registers; 12 288 rows = 64 CTAs,
-    # 2 waves (paper 146 689 rows = 764 CTAs on 15 SMs), 1 repeat (memory-bound: slow)
-    "spmv": "paper+rows=12288,repeats=1",
+    # 2 waves, the small size's row lengths (paper: 146 689 rows = 764 CTAs on 15 SMs), one
+    # repeat (memory-bound: the slowest per instruction)
+    "spmv": "small+rows=12288,repeats=1",
 }
 """Warped-Compression's quick inputs on the scaled gtx480 (5 SMs, 2 channels)."""
+
 
 def quick_gpu_overrides(gpu: str, overrides: Any = ()) -> dict[str, Any]:
     """``overrides`` (a mapping or pairs) plus the scaled-down SM and channel counts of
