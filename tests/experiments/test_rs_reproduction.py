@@ -206,3 +206,17 @@ def test_split_size():
     assert split_size("small+nx=256,iterations=1,f=0.5") == ("small", {"nx": 256,
                                                                        "iterations": 1,
                                                                        "f": 0.5})
+
+
+def test_residency_never_mixes_kernel_cycles_with_benchmark_activity():
+    from warpsim.experiments.register_sharing import _residency
+
+    # a record from before the per-kernel SM counts: the kernel has only its cycles, so the
+    # benchmark's own (1400 active SM-cycles of 14 SMs x 100 cycles, 10 warps) are reported
+    rec = {"benchmark": "aa", "size": "tiny", "label": "Unshared-LRR", "status": "ok",
+           "gpu_sim_cycle": 100, "sm_active_cycles": 1400, "sm_active_warp_cycles": 14000,
+           "res_n_sms": 14, "res_max_warps_per_sm": 48,
+           "rs_kernels": json.dumps({"k": {"gpu_sim_insn": 5, "gpu_sim_cycle": 10}})}
+    row = _residency([rec], BenchSel(set1={"aa": ("tiny", "k")}, set2={}))["aa"]
+    assert row["sm_busy_frac"] == pytest.approx(1.0) and row["resident_warps"] == 10.0
+    assert row["resident_warps_shared"] is None

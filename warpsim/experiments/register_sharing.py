@@ -112,8 +112,13 @@ def _residency(records: list[dict], sel: BenchSel) -> dict[str, dict[str, Any]]:
         rows = {}
         for label in (LRR, MAIN):
             rec = idx.get((bench, size, label))
-            if rec is not None:
-                rows[label] = residency({**rec, **kernel_counts(rec, kernel)})
+            if rec is None:
+                continue
+            # the kernel's cycles and SM activity (records before the per-kernel SM counts:
+            # the benchmark's, never a mix)
+            per_kernel = kernel_counts(rec, kernel)
+            rows[label] = residency({**rec, **per_kernel} if "sm_active_cycles" in
+                                    per_kernel else rec)
         if LRR in rows:
             out[bench] = {**rows[LRR], "resident_warps_shared":
                           rows.get(MAIN, {}).get("resident_warps")}
