@@ -8,7 +8,10 @@ gets the device's cumulative timing counters (the flat ``warpsim.stats`` dict ov
 derived metrics such as ``gpu_ipc`` included), the ``warpsim.power`` energy breakdown of those
 counters, and timing wall time and rate columns; ``mode = "timing"``.
 
-Counters are collected with ``Device.add_launch_observer`` (no subclass of ``Device``).
+Counters are collected with ``Device.add_launch_observer`` (no subclass of ``Device``). A job's
+size may add parameter overrides to a named size (``"paper+nodes=16384"``,
+``warpsim.runner.jobs.split_size``); the record also gets the resident-warps columns of
+``warpsim.runner.residency`` (``res_*``).
 
 :func:`simulate_functional` is the functional-only job function (``mode = "functional"``,
 functional counts only, cached per worker process by :attr:`Job.functional_key` so jobs that
