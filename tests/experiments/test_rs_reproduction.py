@@ -105,6 +105,19 @@ def test_jobs_and_configurations():
     assert not CONFIGS["Unshared-GTO"].job("x", "tiny").resolve().register_sharing.enabled
 
 
+def test_quick_jobs_run_on_the_c2050_scaled_to_7_sms():
+    from warpsim.experiments.quick_runs import quick_gpu_overrides
+    from warpsim.experiments.rs_configs import C2050_OVERRIDES
+
+    jobs = experiment_jobs(QUICK, gpu=quick_gpu_overrides("c2050", C2050_OVERRIDES))
+    assert len(jobs) == len(experiment_jobs(QUICK))
+    for job in jobs[:len(SET1_CONFIGS)]:
+        cfg = job.resolve()
+        assert (cfg.sm.n_sms, cfg.dram.n_channels, cfg.sm.n_max_ctas) == (7, 3, 8)
+        want = 65536 if job.label == "Unshared-LRR-Reg#65536" else 32768
+        assert cfg.sm.n_registers == want, job.label
+
+
 def test_occupancy_tables_are_table5():
     t = occupancy_tables()["paper_table5"]
     assert t["hotspot"]["0.1"] == [6, 3, 0] and t["LIB"]["0.7"] == [5, 1, 3]
@@ -120,9 +133,13 @@ def fake_simulate(job):
     cycles = base if not shared or set2 else int(base / 1.25)
     if job.label.endswith("GTO-Unroll-Dyn") or job.label == "Unshared-GTO":
         cycles = base - 1
+    # residency: 8 warps per active SM-cycle over the benchmark; its kernel k 16 (24 shared)
     stats = {"gpu_sim_insn": 1000, "gpu_sim_cycle": cycles, "gpgpu_n_tot_w_icount": 40,
-             "rs_blocks_per_sm": 6 if shared else 0}
-    kernels = {"k": {"gpu_sim_insn": 1000, "gpu_sim_cycle": cycles}}
+             "rs_blocks_per_sm": 6 if shared else 0, "sm_active_cycles": 14 * cycles,
+             "sm_active_warp_cycles": 8 * 14 * cycles}
+    kernels = {"k": {"gpu_sim_insn": 1000, "gpu_sim_cycle": cycles,
+                     "sm_active_cycles": 7 * cycles,
+                     "sm_active_warp_cycles": (24 if shared else 16) * 7 * cycles}}
     return {"stats": stats, "energy": {}, "verified": True, "mode": "timing",
             "extra": {"rs_kernels": json.dumps(kernels)}}
 
@@ -135,6 +152,12 @@ def test_pipeline_with_stand_in_jobs(tmp_path):
     assert s["max_speedup_over_lrr"] == pytest.approx(25.0)
     assert s["set2_identical"] is True
     assert s["per_benchmark"]["aa"]["threshold_ipc"]["0.5"] == pytest.approx(1000 / 160)
+    # resident warps of the evaluated kernel (k: 7 of 14 SMs busy), else of the benchmark
+    aa, s2b = s["per_benchmark"]["aa"], s["per_benchmark"]["s2b"]
+    assert (aa["resident_warps"], aa["resident_warps_shared"]) == (16.0, 24.0)
+    assert aa["sm_busy_frac"] == pytest.approx(0.5) and aa["max_warps_per_sm"] == 48
+    assert s2b["resident_warps"] == 8.0 and s2b["sm_busy_frac"] == pytest.approx(1.0)
+    assert s["residency"]["aa"] == {k: aa[k] for k in s["residency"]["aa"]}
     assert json.loads((tmp_path / "summary.json").read_text())["n_set1"] == 1
     names = {Path(f).name for f in s["figures"]}
     assert {"fig09_speedup_lrr.png", "fig15_set2.png", "tables_4_5.md", "summary.md"} <= names
@@ -183,3 +206,17 @@ def test_split_size():
     assert split_size("small+nx=256,iterations=1,f=0.5") == ("small", {"nx": 256,
                                                                        "iterations": 1,
                                                                        "f": 0.5})
+
+
+def test_residency_never_mixes_kernel_cycles_with_benchmark_activity():
+    from warpsim.experiments.register_sharing import _residency
+
+    # a record from before the per-kernel SM counts: the kernel has only its cycles, so the
+    # benchmark's own (1400 active SM-cycles of 14 SMs x 100 cycles, 10 warps) are reported
+    rec = {"benchmark": "aa", "size": "tiny", "label": "Unshared-LRR", "status": "ok",
+           "gpu_sim_cycle": 100, "sm_active_cycles": 1400, "sm_active_warp_cycles": 14000,
+           "res_n_sms": 14, "res_max_warps_per_sm": 48,
+           "rs_kernels": json.dumps({"k": {"gpu_sim_insn": 5, "gpu_sim_cycle": 10}})}
+    row = _residency([rec], BenchSel(set1={"aa": ("tiny", "k")}, set2={}))["aa"]
+    assert row["sm_busy_frac"] == pytest.approx(1.0) and row["resident_warps"] == 10.0
+    assert row["resident_warps_shared"] is None

@@ -61,7 +61,8 @@ def _wc_total(e_bank, reads=300, cycles=1414, comp=23.0, decomp=21.0):
 def test_pipeline_on_synthetic_counters(tmp_path):
     CALLS.clear()
     out = tmp_path / "wc"
-    s = run_reproduction(quick=True, out=out, benchmarks=["aes", "bfs", "nw"],
+    # the full GPU (15 SMs: the hand values' leakage), tiny inputs
+    s = run_reproduction(quick=False, size="tiny", out=out, benchmarks=["aes", "bfs", "nw"],
                          executor=InlineExecutor(), simulate=fake_simulate)
     assert set(HEADLINE_KEYS) <= set(s)
     assert s["benchmarks_measured"] == ["aes", "bfs"]
@@ -93,8 +94,9 @@ def test_pipeline_on_synthetic_counters(tmp_path):
             "fig21_decomp_latency.png"} <= figs
     # a rerun resumes: only the failed jobs (nw's 13 configurations) are simulated again
     n = len(CALLS)
-    again = run_reproduction(quick=True, out=out, benchmarks=["aes", "bfs", "nw"],
-                             executor=InlineExecutor(), simulate=fake_simulate)
+    again = run_reproduction(quick=False, size="tiny", out=out,
+                             benchmarks=["aes", "bfs", "nw"], executor=InlineExecutor(),
+                             simulate=fake_simulate)
     assert CALLS[n:] == ["nw"] * 13
     assert again["rf_energy_saving"] == s["rf_energy_saving"]
 

@@ -26,7 +26,9 @@ def _fake(sel, mode, extra, keep_warps=False):
     out = {"bench": sel.name, "mode": mode, "verified": True, "cycles": c, "insn": 10,
            "l1d_miss_rate": 0.5, "dram_row_acc_per_act": 2.0, "energy_j": c * 1e-3,
            "dynamic_j": 0.1, "static_j": c * 1e-3 - 0.1, "partial_blocks": 0,
-           "warp_level_placements": 0, "dueling_epochs": 0, "dueling_epochs_spatial": 0}
+           "warp_level_placements": 0, "dueling_epochs": 0, "dueling_epochs_spatial": 0,
+           "residency": {"resident_warps": 12.0 if mode == "base" else 40.0,
+                         "max_warps_per_sm": 48}}
     if mode == "tb":
         # one launch, 2 blocks of 2 warps: times (10, 40) and (20, 20); 30 and 600 records
         lr = LaunchRecord(kernel="k", warps_per_cta=2, dispatch=np.zeros(4, np.int64),
@@ -59,6 +61,10 @@ def test_summary_from_hand_picked_runs(tmp_path):
     assert json.loads((tmp_path / "summary.json").read_text())["speedup_temp"] == \
         pytest.approx(s["speedup_temp"])
     assert set(s["targets"]) == {f"B-R{i}" for i in range(1, 16)}
+    # the baseline run's resident warps per SM, next to each benchmark
+    assert s["per_benchmark"]["a"]["resident_warps"] == 12.0
+    assert s["residency"]["b"]["resident_warps"] == 12.0
+    assert s["residency"]["b"]["max_warps_per_sm"] == 48
 
 
 def test_helpers():

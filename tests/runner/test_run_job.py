@@ -142,6 +142,24 @@ def test_timed_job_uses_the_jobs_configuration(timed_record):
     assert one["gpu_sim_cycle"] > base["gpu_sim_cycle"]
 
 
+def test_timed_job_records_its_residency(timed_record):
+    # vector_add tiny: 2000 threads in 256-thread CTAs = 8 CTAs of 8 warps, one on each of 8
+    # of the 15 SMs (round robin); an SM never holds more than its one CTA's 8 warps
+    rec = timed_record
+    assert (rec["res_n_sms"], rec["res_max_warps_per_sm"]) == (15, 48)
+    assert (rec["res_sms_with_cta"], rec["res_peak_warps"]) == (8, 8)
+    assert 0 < rec["sm_active_warp_cycles"] / rec["sm_active_cycles"] <= 8
+
+
+def test_a_size_may_override_parameters_of_a_named_size():
+    from warpsim.runner.simulate import simulate
+
+    # n = 512: 2 CTAs of 8 warps, on 2 SMs
+    out = simulate(Job(benchmark="vector_add", size="tiny+n=512"))
+    assert out["verified"] is True
+    assert (out["extra"]["res_sms_with_cta"], out["extra"]["res_peak_warps"]) == (2, 8)
+
+
 def test_job_with_mechanisms_is_refused_with_a_hint():
     from warpsim.runner.simulate import simulate
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from warpsim.experiments.rs_configs import (
+    C2050_OVERRIDES,
     FULL,
     QUICK,
     SET1_CONFIGS,
@@ -59,7 +60,6 @@ def occupancy_tables(sel: BenchSel | None = None) -> dict[str, Any]:
     """Exact occupancy (no timing): Table 5 of the paper's kernels on C2050 and, for ``sel``'s
     benchmarks, each kernel's baseline and shared blocks per SM at t = 0.1."""
     from warpsim.arch import resolve_config
-    from warpsim.experiments.rs_configs import C2050_OVERRIDES
     from warpsim.mechanisms.register_sharing.occupancy import sharing_occupancy
 
     cfg = resolve_config("c2050", overrides=C2050_OVERRIDES)
@@ -100,15 +100,41 @@ def occupancy_tables(sel: BenchSel | None = None) -> dict[str, Any]:
     return {"paper_table5": table5, "benchmarks": ours}
 
 
+def _residency(records: list[dict], sel: BenchSel) -> dict[str, dict[str, Any]]:
+    """Resident warps per SM of each benchmark's evaluated kernel (``warpsim.runner.residency``)
+    in Unshared-LRR, with Shared-OWF-Unroll-Dyn's as ``resident_warps_shared``."""
+    from warpsim.experiments.rs_analysis import LRR, MAIN, index_records, kernel_counts
+    from warpsim.runner.residency import residency
+
+    idx = index_records(records)
+    out: dict[str, dict[str, Any]] = {}
+    for bench, (size, kernel) in (*sel.set1.items(), *sel.set2.items()):
+        rows = {}
+        for label in (LRR, MAIN):
+            rec = idx.get((bench, size, label))
+            if rec is None:
+                continue
+            # the kernel's cycles and SM activity (records before the per-kernel SM counts:
+            # the benchmark's, never a mix)
+            per_kernel = kernel_counts(rec, kernel)
+            rows[label] = residency({**rec, **per_kernel} if "sm_active_cycles" in
+                                    per_kernel else rec)
+        if LRR in rows:
+            out[bench] = {**rows[LRR], "resident_warps_shared":
+                          rows.get(MAIN, {}).get("resident_warps")}
+    return out
+
+
 def run_experiment(sel: BenchSel, out: str | Path, *, jobs: int | None = None,
                    dask: str | None = None, executor: Any = None, simulate: Any = None,
                    set1_labels: tuple[str, ...] = SET1_CONFIGS,
                    set2_labels: tuple[str, ...] = SET2_CONFIGS,
                    name: str = "register-sharing", figures: bool = True,
-                   report: bool = True) -> dict[str, Any]:
+                   report: bool = True, gpu: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run (or resume) the jobs of ``sel`` into ``out``, analyse, and write figures, tables,
     ``summary.json`` and (``report``) the runner's HTML report. ``simulate`` (job function),
-    ``executor`` and the configuration labels may be replaced (tests)."""
+    ``executor`` and the configuration labels may be replaced (tests); ``gpu`` replaces the
+    c2050 overrides (``rs_configs.C2050_OVERRIDES``; the quick run's scaled-down GPU)."""
     from warpsim.experiments.rs_analysis import analyse
     from warpsim.experiments.rs_figures import write_figures
     from warpsim.experiments.rs_jobs import simulate_rs
@@ -116,7 +142,7 @@ def run_experiment(sel: BenchSel, out: str | Path, *, jobs: int | None = None,
     from warpsim.runner.sweep import run_sweep
 
     out = Path(out)
-    job_list = tuple(experiment_jobs(sel, set1_labels, set2_labels))
+    job_list = tuple(experiment_jobs(sel, set1_labels, set2_labels, gpu))
     spec = _JobListSpec(
         name=name, benchmarks=tuple(dict.fromkeys(j.benchmark for j in job_list)),
         sizes=tuple(dict.fromkeys(j.size for j in job_list)), seeds=(0,), configs=(),
@@ -129,6 +155,10 @@ def run_experiment(sel: BenchSel, out: str | Path, *, jobs: int | None = None,
                       simulate=simulate or simulate_rs, progress=False)
     records = load_results(out).to_dict("records")
     summary = analyse(records, sel, set1_labels, set2_labels)
+    summary["residency"] = _residency(records, sel)
+    for bench, row in summary["residency"].items():
+        summary["per_benchmark"][bench].update(row)
+    summary["gpu"] = {"preset": "c2050", "overrides": C2050_OVERRIDES if gpu is None else gpu}
     summary["occupancy"] = occupancy_tables(sel)
     summary["jobs"] = {"total": sweep.total, "skipped": sweep.skipped, "ok": sweep.ok,
                        "failed": sweep.failed,
@@ -150,9 +180,15 @@ def run_experiment(sel: BenchSel, out: str | Path, *, jobs: int | None = None,
 
 def reproduce_register_sharing(*, quick: bool, out: Path, jobs: int | None = None,
                                dask: str | None = None) -> dict[str, Any]:
-    """``warpsim reproduce register-sharing``: the quick (3 + 2 benchmarks) or full selection;
-    returns the summary (printed as JSON by the CLI)."""
-    return run_experiment(QUICK if quick else FULL, out, jobs=jobs, dask=dask)
+    """``warpsim reproduce register-sharing``: the quick (3 + 2 benchmarks on the c2050
+    scaled down to 7 SMs and 3 channels, ``quick_runs``) or full selection; returns the
+    summary (printed as JSON by the CLI)."""
+    if not quick:
+        return run_experiment(FULL, out, jobs=jobs, dask=dask)
+    from warpsim.experiments.quick_runs import quick_gpu_overrides
+
+    return run_experiment(QUICK, out, jobs=jobs, dask=dask,
+                          gpu=quick_gpu_overrides("c2050", C2050_OVERRIDES))
 
 
 register_reproduction(

@@ -48,9 +48,11 @@ class RSConfig:
     sharing: dict[str, Any] | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
 
-    def job(self, benchmark: str, size: str) -> Job:
-        """The runner job of this configuration on ``benchmark`` at ``size``."""
-        over = {**C2050_OVERRIDES, "sm.sched_policy": self.sched, **dict(self.overrides)}
+    def job(self, benchmark: str, size: str, gpu: dict[str, Any] | None = None) -> Job:
+        """The runner job of this configuration on ``benchmark`` at ``size``; ``gpu`` replaces
+        :data:`C2050_OVERRIDES` (the quick run's scaled-down GPU)."""
+        over = {**(C2050_OVERRIDES if gpu is None else gpu), "sm.sched_policy": self.sched,
+                **dict(self.overrides)}
         mechs = () if self.sharing is None else \
             (("register_sharing", tuple(sorted(self.sharing.items()))),)
         return Job(benchmark=benchmark, size=size, gpu=GPU, overrides=tuple(over.items()),
@@ -128,11 +130,13 @@ FULL = BenchSel(
 
 
 def experiment_jobs(sel: BenchSel, set1_labels: tuple[str, ...] = SET1_CONFIGS,
-                    set2_labels: tuple[str, ...] = SET2_CONFIGS) -> list[Job]:
+                    set2_labels: tuple[str, ...] = SET2_CONFIGS,
+                    gpu: dict[str, Any] | None = None) -> list[Job]:
     """Every job of the reproduction: Set-1 x ``set1_labels``, Set-2 x ``set2_labels``,
-    grouped by benchmark."""
+    grouped by benchmark, on ``gpu`` (overrides of the c2050 preset; default
+    :data:`C2050_OVERRIDES`)."""
     jobs = []
     for group, labels in ((sel.set1, set1_labels), (sel.set2, set2_labels)):
         for bench, (size, _kernel) in group.items():
-            jobs.extend(CONFIGS[label].job(bench, size) for label in labels)
+            jobs.extend(CONFIGS[label].job(bench, size, gpu) for label in labels)
     return jobs

@@ -20,11 +20,12 @@ import time
 from typing import Any
 
 from warpsim.errors import InternalError
-from warpsim.runner.jobs import Job
+from warpsim.runner.jobs import Job, split_size
 
 __all__ = ["KERNEL_COUNTERS", "simulate_rs", "split_size"]
 
-KERNEL_COUNTERS = ("gpu_sim_insn", "gpu_sim_cycle", "sched_idle_cycles",
+KERNEL_COUNTERS = ("gpu_sim_insn", "gpu_sim_cycle", "sm_active_cycles", "sm_active_warp_cycles",
+                   "sched_idle_cycles",
                    "sched_pipe_stall_cycles", "sched_scoreboard_stall_cycles",
                    "rs_blocks_per_sm", "rs_baseline_blocks_per_sm", "rs_shared_pairs",
                    "rs_unshared_blocks", "rs_sharing_mode", "rs_lock_stall_cycles",
@@ -32,16 +33,6 @@ KERNEL_COUNTERS = ("gpu_sim_insn", "gpu_sim_cycle", "sched_idle_cycles",
 """Launch statistics summed per kernel (block counts: the maximum over launches)."""
 _MAX = {"rs_blocks_per_sm", "rs_baseline_blocks_per_sm", "rs_shared_pairs",
         "rs_unshared_blocks", "rs_sharing_mode"}
-
-
-def split_size(size: str) -> tuple[str, dict[str, int | float]]:
-    """``"small+nx=256,iterations=1"`` -> ``("small", {"nx": 256, "iterations": 1})``."""
-    name, _, rest = size.partition("+")
-    params: dict[str, int | float] = {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition("=")
-        params[key.strip()] = float(value) if "." in value else int(value)
-    return name, params
 
 
 def _kernel_observer(per: dict[str, dict[str, Any]]) -> Any:
@@ -62,6 +53,7 @@ def simulate_rs(job: Job) -> dict[str, Any]:
     """Run ``job`` timed (as ``warpsim.runner.simulate.simulate``) and add the ``rs_kernels``
     column. Energy is left out (the reproduction compares performance only)."""
     from warpsim.bench import run_benchmark
+    from warpsim.runner.residency import ResidencyObserver
     from warpsim.runtime import Device
 
     gpu = job.resolve()
@@ -76,8 +68,10 @@ def simulate_rs(job: Job) -> dict[str, Any]:
             functional[name] = functional.get(name, 0) + int(value)
 
     device = Device(config=gpu)
+    resident = ResidencyObserver(gpu)
     device.add_launch_observer(_kernel_observer(per))
     device.add_launch_observer(observe_timing)
+    device.add_launch_observer(resident)
     t0 = time.perf_counter()
     try:
         size, params = split_size(job.size)
@@ -91,6 +85,6 @@ def simulate_rs(job: Job) -> dict[str, Any]:
                                 f"{stats.get(name)}, the functional executor {functional[name]}")
     extra = {"bench_launches": int(result.n_launches), "timing_wall_s": sum(walls),
              "bench_wall_s": time.perf_counter() - t0,
-             "rs_kernels": json.dumps(per, sort_keys=True)}
+             "rs_kernels": json.dumps(per, sort_keys=True), **resident.columns()}
     return {"stats": stats, "energy": {}, "verified": bool(result.verified), "mode": "timing",
             "functional_cached": False, "extra": extra}

@@ -14,7 +14,9 @@ Follows: specs/warped-compression.md §6-§9 and §11, issue #8 ("Reproduction")
 
 It writes ``OUT/summary.json`` (what ``--json`` prints), ``OUT/metrics.json`` (every metric per
 benchmark) and ``OUT/figures/*.png``. Averages are arithmetic means over benchmarks (spec A3).
-Quick: the six benchmarks the paper names, ``tiny`` inputs; full: the spec §6.6 list, ``small``.
+Quick: the six benchmarks the paper names on the gtx480 scaled down to 5 SMs and 2 channels,
+with inputs that fill it (``quick_runs``); full: the spec §6.6 list, ``small``. Every
+benchmark's resident warps per SM (baseline run) are in ``per_benchmark`` and ``residency``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from warpsim.experiments.wc_energy import (
 from warpsim.experiments.wc_figures import draw_figures
 from warpsim.experiments.wc_metrics import benchmark_metrics, compression_ratio, mean_metrics
 from warpsim.runner.reproduce import register_reproduction
+from warpsim.runner.residency import residency
 
 __all__ = [
     "FULL_BENCHMARKS",
@@ -121,55 +124,63 @@ def _mechs(params: tuple[tuple[str, Any], ...] | None) -> tuple:
     return () if params is None else ((KEY, params),)
 
 
-def _jobs_for(benchmarks: Sequence[str], size: str, variants: Sequence[str]) -> dict[str, Any]:
+def _sched_overrides(sched: str, base: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, sched if k == "sm.sched_policy" else v) for k, v in base.items())
+
+
+def _jobs_for(benchmarks: Sequence[str], sizes: Mapping[str, str], variants: Sequence[str],
+              base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """job_id -> (benchmark, variant, job); ``sizes`` maps each benchmark to its size, ``base``
+    are the GPU overrides (default :data:`PAPER_OVERRIDES`)."""
     from warpsim.runner.jobs import Job
 
+    base = dict(PAPER_OVERRIDES) if base is None else dict(base)
     out = {}
     for bench in benchmarks:
         for name in variants:
             sched, params = VARIANTS[name]
-            overrides = tuple((k, sched if k == "sm.sched_policy" else v)
-                              for k, v in PAPER_OVERRIDES)
-            job = Job(benchmark=bench, size=size, gpu=PAPER_GPU, overrides=overrides,
-                      mechanisms=_mechs(params), seed=0, label=sched)
+            job = Job(benchmark=bench, size=sizes[bench], gpu=PAPER_GPU,
+                      overrides=_sched_overrides(sched, base), mechanisms=_mechs(params),
+                      seed=0, label=sched)
             out[job.job_id] = (bench, name, job)
     return out
 
 
-def _run(benchmarks: Sequence[str], size: str, variants: Sequence[str], out: Path, *,
-         jobs: int | None, dask: str | None, simulate: Any, executor: Any) -> dict[str, Any]:
-    """Run every (benchmark, variant) resumably; returns job_id -> (bench, variant, job)."""
+def _run(table: Mapping[str, Any], out: Path, *, jobs: int | None, dask: str | None,
+         simulate: Any, executor: Any) -> None:
+    """Run every job of ``table`` (:func:`_jobs_for`) resumably, one sweep per scheduler."""
     from warpsim.runner.executors import make_executor
 
-    table = _jobs_for(benchmarks, size, variants)
     own = executor is None  # one pool for both sweeps: each worker compiles once
     if own:
         executor = make_executor(jobs, dask)
     try:
-        _sweeps(benchmarks, size, variants, out, jobs=jobs, dask=dask, simulate=simulate,
-                executor=executor)
+        _sweeps(table, out, jobs=jobs, dask=dask, simulate=simulate, executor=executor)
     finally:
         if own:
             executor.shutdown(cancel=True)
-    return table
 
 
-def _sweeps(benchmarks: Sequence[str], size: str, variants: Sequence[str], out: Path, *,
-            jobs: int | None, dask: str | None, simulate: Any, executor: Any) -> None:
-    from warpsim.runner.sweep import ConfigVariant, SweepSpec, run_sweep
+def _sweeps(table: Mapping[str, Any], out: Path, *, jobs: int | None, dask: str | None,
+            simulate: Any, executor: Any) -> None:
+    from warpsim.experiments.quick_runs import JobListSpec
+    from warpsim.runner.sweep import run_sweep
 
     for sched in ("gto", "lrr"):
-        names = [v for v in variants if VARIANTS[v][0] == sched]
-        if not names:
+        rows = [(b, n, j) for b, n, j in table.values() if VARIANTS[n][0] == sched]
+        if not rows:
             continue
-        overrides = tuple((k, sched if k == "sm.sched_policy" else v)
-                          for k, v in PAPER_OVERRIDES)
-        spec = SweepSpec(
-            name=f"warped-compression-{sched}", benchmarks=tuple(benchmarks), sizes=(size,),
-            seeds=(0,), configs=(ConfigVariant(sched, PAPER_GPU, None, overrides),),
-            mechanisms=tuple(dict.fromkeys(_mechs(VARIANTS[n][1]) for n in names)),
-            description="Warped-Compression (ISCA'15) reproduction",
-            source={"benchmarks": list(benchmarks), "sizes": [size], "variants": names})
+        job_list = tuple(j for _, _, j in rows)
+        spec = JobListSpec(
+            name=f"warped-compression-{sched}",
+            benchmarks=tuple(dict.fromkeys(j.benchmark for j in job_list)),
+            sizes=tuple(dict.fromkeys(j.size for j in job_list)), seeds=(0,), configs=(),
+            mechanisms=(), description="Warped-Compression (ISCA'15) reproduction",
+            source={"benchmarks": list(dict.fromkeys(b for b, _, _ in rows)),
+                    "sizes": {j.benchmark: j.size for j in job_list},
+                    "overrides": [list(p) for p in job_list[0].overrides],
+                    "variants": list(dict.fromkeys(n for _, n, _ in rows))},
+            job_list=job_list)
         run_sweep(spec, out / f"runs-{sched}", jobs=jobs, dask=dask, resume=True,
                   retry_failed=True, simulate=simulate, executor=executor)
 
@@ -332,13 +343,18 @@ def run_reproduction(*, quick: bool, out: str | Path, jobs: int | None = None,
     ``benchmarks``, ``size``, ``variants`` (keys of :data:`VARIANTS`), ``simulate`` (a job
     function) and ``executor`` override the defaults (tests, partial runs).
     """
+    from warpsim.experiments.quick_runs import WC_QUICK_SIZES, quick_gpu_overrides
+
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     benches = tuple(benchmarks or (QUICK_BENCHMARKS if quick else FULL_BENCHMARKS))
-    size = size or ("tiny" if quick else "small")
+    sizes = {b: size or (WC_QUICK_SIZES.get(b, "small") if quick else "small") for b in benches}
+    base = dict(PAPER_OVERRIDES)
+    if quick:  # the scaled-down GPU (quick_runs): 5 SMs and 2 channels of the gtx480
+        base = quick_gpu_overrides(PAPER_GPU, base)
     names = tuple(variants or VARIANTS)
-    table = _run(benches, size, names, folder, jobs=jobs, dask=dask, simulate=simulate,
-                 executor=executor)
+    table = _jobs_for(benches, sizes, names, base)
+    _run(table, folder, jobs=jobs, dask=dask, simulate=simulate, executor=executor)
     runs, failed = _records(folder, table)
     n_sms = {b: _n_sms(v["base"], table[v["base"]["job_id"]][2])
              for b, v in runs.items() if "base" in v}
@@ -346,12 +362,17 @@ def run_reproduction(*, quick: bool, out: str | Path, jobs: int | None = None,
     rows, sens = result["rows"], result["sensitivity"]
     figures = draw_figures(folder / "figures", rows, sens)
     per_bench_keys = HEADLINE_KEYS + _EXTRA_KEYS
+    resident = {b: residency(runs[b]["base"]) for b in rows}
     summary = {
-        "reproduction": "warped-compression", "quick": quick, "size": size,
+        "reproduction": "warped-compression", "quick": quick,
+        "size": size or ("quick" if quick else "small"), "sizes": sizes,
+        "gpu": {"preset": PAPER_GPU, "overrides": base},
         "benchmarks": list(benches), "benchmarks_measured": sorted(rows),
         "failed": failed,
         **_headline(rows, sens),
-        "per_benchmark": {b: {k: r.get(k) for k in per_bench_keys} for b, r in rows.items()},
+        "per_benchmark": {b: {**{k: r.get(k) for k in per_bench_keys}, **resident[b]}
+                          for b, r in rows.items()},
+        "residency": resident,
         "sensitivity": {k: v for k, v in sens.items() if k in ("energy_sweeps", "latency")},
         "paper": PAPER,
         "figures": [str(p) for p in figures],

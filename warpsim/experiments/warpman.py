@@ -31,6 +31,7 @@ from warpsim.experiments.wm_analysis import (
 )
 from warpsim.experiments.wm_runs import BENCH_FULL, BENCH_QUICK, MODES, BenchSel, run_one
 from warpsim.runner.reproduce import register_reproduction
+from warpsim.runner.residency import RESIDENCY_KEYS
 
 __all__ = ["BASE_OVERRIDES", "reproduce_warpman", "run_experiment"]
 
@@ -82,6 +83,7 @@ def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if mode == "dueling":
             out[mode]["epochs"] = r["dueling_epochs"]
             out[mode]["epochs_spatial"] = r["dueling_epochs_spatial"]
+    out.update(base.get("residency") or {})  # resident warps per SM of the baseline run
     out["l1d_miss_rate_base"] = base["l1d_miss_rate"]
     out["dram_row_acc_per_act_base"] = base["dram_row_acc_per_act"]
     return out
@@ -131,6 +133,8 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "rtru_rr": gm_ratio([r["app_gm"] for r in rtru.values() if r]),
         "rtru": rtru,
         "per_benchmark": per,
+        "residency": {b: {k: p.get(k) for k in RESIDENCY_KEYS} for b, p in per.items()
+                      if "resident_warps" in p},
         "paper": PAPER,
     }
     if sensitivity:

@@ -57,12 +57,16 @@ def _overrides(mode: str, extra: tuple[str, ...]) -> list[str]:
 def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
             keep_warps: bool = False) -> dict[str, Any]:
     """Simulate ``sel`` under ``mode`` (``extra``: more config overrides); the statistics the
-    analysis uses, the total energy, and (``keep_warps``) WarpMan's per-warp records."""
+    analysis uses, the total energy, the resident warps per SM (``warpsim.runner.residency``)
+    and (``keep_warps``) WarpMan's per-warp records."""
     from warpsim.bench import run_benchmark
     from warpsim.power import energy_for_gpu
+    from warpsim.runner.residency import ResidencyObserver, residency
     from warpsim.runtime import Device
 
     dev = Device(config="gtx480", overrides=_overrides(mode, extra))
+    resident = ResidencyObserver(dev.gpu_config)
+    dev.add_launch_observer(resident)
     t0 = time.perf_counter()
     try:
         res = run_benchmark(sel.name, size=sel.size, device=dev, params=dict(sel.params) or None)
@@ -86,6 +90,7 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
         "dueling_epochs": int(g("wm_dueling_epochs", 0)),
         "dueling_epochs_spatial": int(g("wm_dueling_epochs_spatial", 0)),
         "wall_s": time.perf_counter() - t0,
+        "residency": residency({**stats, **resident.columns()}),
     }
     if launches:
         out["kernels"] = _kernels(launches)

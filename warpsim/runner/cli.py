@@ -170,6 +170,11 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
                          result is None else result, default=str))
     elif result is not None:
         print(result if isinstance(result, str | Path) else json.dumps(result, default=str))
+        if isinstance(result, dict) and result.get("residency"):
+            from warpsim.runner.residency import format_residency_table
+
+            print(format_residency_table(result["residency"], "\nresident warps per SM "
+                                         "(baseline runs) vs the GPU's maximum:"))
     return 0
 
 

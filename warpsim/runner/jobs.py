@@ -37,6 +37,7 @@ __all__ = [
     "SimulateFn",
     "git_revision",
     "run_job",
+    "split_size",
     "warpsim_version",
 ]
 
@@ -52,6 +53,17 @@ METADATA_COLUMNS = (
     "hostname", "python", "pid", "started_at", "finished_at",
 )
 """Columns every record has (counters and ``energy_*`` columns come after them)."""
+
+
+def split_size(size: str) -> tuple[str, dict[str, int | float]]:
+    """A job's size as (named size, parameter overrides): ``"small+nx=256,iterations=1"`` ->
+    ``("small", {"nx": 256, "iterations": 1})``; a plain name has no overrides."""
+    name, _, rest = size.partition("+")
+    params: dict[str, int | float] = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        params[key.strip()] = float(value) if "." in value else int(value)
+    return name, params
 
 
 def _canonical(value: Any) -> Any:

@@ -8,7 +8,10 @@ gets the device's cumulative timing counters (the flat ``warpsim.stats`` dict ov
 derived metrics such as ``gpu_ipc`` included), the ``warpsim.power`` energy breakdown of those
 counters, and timing wall time and rate columns; ``mode = "timing"``.
 
-Counters are collected with ``Device.add_launch_observer`` (no subclass of ``Device``).
+Counters are collected with ``Device.add_launch_observer`` (no subclass of ``Device``). A job's
+size may add parameter overrides to a named size (``"paper+nodes=16384"``,
+``warpsim.runner.jobs.split_size``); the record also gets the resident-warps columns of
+``warpsim.runner.residency`` (``res_*``).
 
 :func:`simulate_functional` is the functional-only job function (``mode = "functional"``,
 functional counts only, cached per worker process by :attr:`Job.functional_key` so jobs that
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warpsim.errors import ConfigError, InternalError
-from warpsim.runner.jobs import Job
+from warpsim.runner.jobs import Job, split_size
 
 __all__ = [
     "FunctionalRun",
@@ -81,6 +84,8 @@ class TimedRun:
     """Sum of ``TimingResult.numba_compile_s`` over launches."""
     functional_stats: dict[str, int] = field(default_factory=dict)
     """The functional executor's counters summed over launches (a cross-check)."""
+    residency: dict[str, int] = field(default_factory=dict)
+    """``warpsim.runner.residency`` record columns (SMs with a CTA, peak resident warps)."""
 
 
 def _summing_observer(stats: dict[str, int]) -> Any:
@@ -145,6 +150,7 @@ def run_timing(job: Job, gpu: Any) -> TimedRun:
     """
     from warpsim.bench import run_benchmark
     from warpsim.power import energy_for_gpu
+    from warpsim.runner.residency import ResidencyObserver
     from warpsim.runtime import Device
 
     functional: dict[str, int] = {}
@@ -157,11 +163,14 @@ def run_timing(job: Job, gpu: Any) -> TimedRun:
         compiles.append(float(result.timing.numba_compile_s))
 
     device = Device(config=gpu)
+    resident = ResidencyObserver(gpu)
     device.add_launch_observer(_summing_observer(functional))
     device.add_launch_observer(observe_timing)
+    device.add_launch_observer(resident)
     t0 = time.perf_counter()
     try:
-        result = run_benchmark(job.benchmark, size=job.size, device=device)
+        size, params = split_size(job.size)
+        result = run_benchmark(job.benchmark, size=size, device=device, params=params or None)
         wall = time.perf_counter() - t0
         stats = dict(device.stats)
     finally:
@@ -174,7 +183,7 @@ def run_timing(job: Job, gpu: Any) -> TimedRun:
     return TimedRun(stats=stats, energy=energy, verified=bool(result.verified),
                     n_launches=int(result.n_launches), wall_s=wall,
                     timing_wall_s=sum(walls), numba_compile_s=sum(compiles),
-                    functional_stats=functional)
+                    functional_stats=functional, residency=resident.columns())
 
 
 def _refuse_mechanisms(job: Job) -> None:
@@ -194,7 +203,7 @@ def simulate(job: Job) -> dict[str, Any]:
         ``EnergyBreakdown.to_dict()``; the record stores it as ``energy_*_pj`` columns),
         ``verified``, ``mode = "timing"``, ``functional_cached = False`` and ``extra`` columns
         (``bench_launches``, ``timing_wall_s``, ``timing_warp_inst_per_s``,
-        ``numba_compile_s``).
+        ``numba_compile_s`` and ``warpsim.runner.residency.RESIDENCY_COLUMNS``).
 
     Raises
     ------
@@ -206,7 +215,8 @@ def simulate(job: Job) -> dict[str, Any]:
     warp_insts = float(run.stats.get("gpgpu_n_tot_w_icount", 0))
     rate = warp_insts / run.timing_wall_s if run.timing_wall_s > 0 else float("nan")
     extra = {"bench_launches": run.n_launches, "timing_wall_s": run.timing_wall_s,
-             "timing_warp_inst_per_s": rate, "numba_compile_s": run.numba_compile_s}
+             "timing_warp_inst_per_s": rate, "numba_compile_s": run.numba_compile_s,
+             **run.residency}
     return {"stats": run.stats, "energy": run.energy, "verified": run.verified,
             "mode": "timing", "functional_cached": False, "extra": extra}
 
