@@ -95,6 +95,7 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
     from warpsim.timing.regfile import _allocate_collectors
     from warpsim.timing.sched import tick_decode
     from warpsim.timing.state import empty_window, make_core_state
+    from warpsim.timing.warpbits import warp_bits_of
 
     cfg = small_config()
     tables = build_static(FakeProgram(INSTS), FakeAlloc(INSTS), cfg)
@@ -114,15 +115,17 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
     st.idoc_hc[0, tc.OC_SP, F_IDOC_COUNT] = 1
     st.idoc_q[0, tc.OC_SP, 0, F_IDOC_REC] = 1
     prm = _params(cfg, True)
+    st.warp_bits[:] = warp_bits_of(st.warp, int(prm[tc.P_IBUF]))
     decode_py = getattr(tick_decode, "py_func", tick_decode)
     alloc_py = getattr(_allocate_collectors, "py_func", _allocate_collectors)
     for cycle in range(3):
         sa = type(st)(*[a.copy() for a in st])
         sb = type(st)(*[a.copy() for a in st])
         ca, cb = make_counts(1), make_counts(1)
-        assert tick_decode(sa.warp, window.rec, window.base, tables.pc_info, prm, ca, 0,
-                           cycle) == decode_py(sb.warp, window.rec, window.base,
-                                               tables.pc_info, prm, cb, 0, cycle)
+        assert tick_decode(sa.warp, sa.warp_bits, window.rec, window.base, tables.pc_info, prm,
+                           ca, 0, cycle) == decode_py(sb.warp, sb.warp_bits, window.rec,
+                                                      window.base, tables.pc_info, prm, cb, 0,
+                                                      cycle)
         hs = noop_state()
         py_hooks = Hooks(*(getattr(f, "py_func", f) for f in noop_hooks()))
         assert _allocate_collectors(sa, tables, window, ca, 0, hs, noop_hooks()) == alloc_py(

@@ -67,17 +67,16 @@ from warpsim.timing.fields import (
     F_WARP_END,
     F_WARP_FETCH_READY,
     F_WARP_GID,
-    F_WARP_IBUF,
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
-    F_WARP_SB_WAIT,
     F_WARP_TL_ACTIVE,
     F_WARP_TL_SEQ,
     F_WARP_VALID,
     F_WT_BEG,
     F_WT_END,
 )
+from warpsim.timing.warpbits import set_at_bar, set_ibuf_empty, set_sb_wait, set_valid
 
 __all__ = ["ctas_per_sm", "occupancy_limits", "release_barrier", "tick_dispatch",
            "warp_try_exit"]
@@ -123,7 +122,7 @@ def release_barrier(st, sm, c):  # pragma: no cover - jit
     """Release every warp of CTA slot ``c`` waiting at its barrier."""
     for w in range(st.warp.shape[1]):
         if st.warp[sm, w, F_WARP_CTA] == c and st.warp[sm, w, F_WARP_AT_BAR] != 0:
-            st.warp[sm, w, F_WARP_AT_BAR] = 0
+            set_at_bar(st.warp, st.warp_bits, sm, w, 0)
     st.cta[sm, c, F_CTA_N_BAR] = 0
 
 
@@ -137,8 +136,8 @@ def warp_try_exit(st, sm, w, cycle, hs, hooks):  # pragma: no cover
     if (st.warp[sm, w, F_WARP_POS] < st.warp[sm, w, F_WARP_END]
             or st.warp[sm, w, F_WARP_INFLIGHT] != 0):
         return False
-    st.warp[sm, w, F_WARP_VALID] = 0
-    st.warp[sm, w, F_WARP_IBUF] = 0
+    set_valid(st.warp, st.warp_bits, sm, w, 0)
+    set_ibuf_empty(st.warp, st.warp_bits, sm, w)
     st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
     st.smv[sm, F_SM_N_WARPS] -= 1
     hooks.on_warp_exit(hs, sm, w, cycle)
@@ -195,21 +194,21 @@ def _place_warps(st, tw, prm, counters, sm, c, k, cycle, hs, hooks):  # pragma: 
             w += 1
         gw = cta * wpc + i
         st.warp[sm, w, F_WARP_CTA] = c
-        st.warp[sm, w, F_WARP_VALID] = 1
+        set_valid(st.warp, st.warp_bits, sm, w, 1)
         st.warp[sm, w, F_WARP_GID] = gw
         st.warp[sm, w, F_WARP_POS] = tw.wt[gw, F_WT_BEG]
         st.warp[sm, w, F_WARP_END] = tw.wt[gw, F_WT_END]
-        st.warp[sm, w, F_WARP_IBUF] = 0
+        set_ibuf_empty(st.warp, st.warp_bits, sm, w)
         st.warp[sm, w, F_WARP_FETCH_READY] = cycle + 1
         st.warp[sm, w, F_WARP_AGE] = st.sc[SC_AGE]
         st.sc[SC_AGE] += 1
-        st.warp[sm, w, F_WARP_AT_BAR] = 0
+        set_at_bar(st.warp, st.warp_bits, sm, w, 0)
         st.warp[sm, w, F_WARP_INFLIGHT] = 0
         for j in range(st.warp_sb.shape[2]):
             st.warp_sb[sm, w, j] = 0
             st.warp_sb_long[sm, w, j] = 0
         st.warp[sm, w, F_WARP_SB_COUNT] = 0
-        st.warp[sm, w, F_WARP_SB_WAIT] = 0
+        set_sb_wait(st.warp, st.warp_bits, sm, w, 0)
         st.warp[sm, w, F_WARP_TL_ACTIVE] = 0
         st.warp[sm, w, F_WARP_TL_SEQ] = st.sc[SC_TL_SEQ]
         st.sc[SC_TL_SEQ] += 1

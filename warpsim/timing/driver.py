@@ -35,7 +35,6 @@ from warpsim.stats import (
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.dispatch import ctas_per_sm
-from warpsim.timing.divergence import split_records
 from warpsim.timing.engine import MemPorts, run_engine
 from warpsim.timing.fields import (
     F_CTA_ID,
@@ -45,6 +44,7 @@ from warpsim.timing.fields import (
 )
 from warpsim.timing.params import BRANCH_BUBBLE_CYCLES, engine_params
 from warpsim.timing.progress import compile_notice
+from warpsim.timing.records import pack_records
 from warpsim.timing.state import (
     CoreState,
     TraceWindow,
@@ -143,8 +143,9 @@ def popcount32(x: np.ndarray) -> np.ndarray:
 class _Chunk:
     first_cta: int
     n_ctas: int
-    cols: tuple[np.ndarray, ...]
-    """pc, nthr, nlines, nsec, bank, line0 (chunk-local), per-warp contiguous."""
+    rec: np.ndarray
+    """``rec[r, F_REC_*]`` int64 rows of the chunk's records, per-warp contiguous (LINE0
+    chunk-local)."""
     lines: np.ndarray
     mech: np.ndarray | None = None
     """The mechanism's record columns (``Mechanism.record_columns``), or None."""
@@ -376,12 +377,10 @@ class TimingSimulator:
 
     def _add_chunk(self, lw: _Launch, chunk: Any) -> int:
         """Append a ``TraceChunk``'s records to the launch; returns the CTAs delivered."""
-        order = chunk.order
-        pc = chunk.pc[order]
-        cols = (pc.astype(np.int32, copy=False), popcount32(chunk.exec_mask[order]),
-                chunk.n_lines[order].astype(np.int32), chunk.n_sectors[order].astype(np.int32),
-                chunk.bank_conflict[order].astype(np.int32), chunk.line_start[order],
-                split_records(chunk.mask[order], chunk.offsets))
+        rec = pack_records(chunk.order, chunk.offsets, chunk.pc, chunk.mask, chunk.exec_mask,
+                           chunk.n_lines, chunk.n_sectors, chunk.bank_conflict,
+                           chunk.line_start)
+        n_rec = int(rec.shape[0])
         first = int(chunk.warp_cta[0]) if chunk.n_warps else 0
         k = -(-chunk.n_warps // lw.wpc) if chunk.n_warps else 0
         gw = (chunk.warp_cta.astype(np.int64) * lw.wpc + chunk.warp_in_cta)
@@ -391,13 +390,13 @@ class TimingSimulator:
         mech = None
         if self.mechanism is not None and self.mechanism.n_record_columns > 0:
             mech = np.asarray(self.mechanism.record_columns(lw.mech_state, chunk), np.int64)
-            if mech.shape != (pc.size, self.mechanism.n_record_columns):
+            if mech.shape != (n_rec, self.mechanism.n_record_columns):
                 raise InternalError(f"{self.mechanism.name}.record_columns returned shape "
-                                    f"{mech.shape}, expected ({pc.size}, "
+                                    f"{mech.shape}, expected ({n_rec}, "
                                     f"{self.mechanism.n_record_columns})")
-        lw.chunks.append(_Chunk(first, k, cols, chunk.lines.astype(np.int64), mech))
+        lw.chunks.append(_Chunk(first, k, rec, chunk.lines.astype(np.int64), mech))
         lw.chunk_recs.append(lw.rec_total)
-        lw.rec_total += int(pc.size)
+        lw.rec_total += n_rec
         return first + k
 
     def finish(self) -> TimingResult:
@@ -472,20 +471,22 @@ class TimingSimulator:
             else:
                 break
         live = [c for c in lw.chunks[lw.base_chunk:] if c is not None]
-        n = sum(c.cols[0].size for c in live)
-        rec = np.empty((n, fl.N_REC_FIELDS), np.int64)
-        for i, col in enumerate((fl.F_REC_PC, fl.F_REC_NTHR, fl.F_REC_NLINES, fl.F_REC_NSEC,
-                                 fl.F_REC_BANK)):
-            rec[:, col] = np.concatenate([c.cols[i] for c in live])
-        rec[:, fl.F_REC_DIVERGED] = np.concatenate([c.cols[6] for c in live])
-        line_off = np.cumsum([0] + [c.lines.size for c in live[:-1]])
-        rec[:, fl.F_REC_LINE0] = np.concatenate(
-            [c.cols[5] + o for c, o in zip(live, line_off, strict=True)])
+        if len(live) == 1:  # the chunk's rows as they are (the engine never writes them)
+            rec, lines = live[0].rec, live[0].lines
+        else:
+            rec = np.concatenate([c.rec for c in live])
+            lines = np.concatenate([c.lines for c in live])
+            r = line = 0
+            for c in live:  # LINE0 from chunk-local to window-local
+                n = c.rec.shape[0]
+                if line:
+                    rec[r:r + n, fl.F_REC_LINE0] += line
+                r += n
+                line += c.lines.size
         if self.mechanism is not None and self.mechanism.n_record_columns > 0:
             lw.mech_cols = np.concatenate([c.mech for c in live])
         lw.window = TraceWindow(base=np.array([lw.chunk_recs[lw.base_chunk]], np.int64),
-                                wt=lw.window.wt, rec=rec,
-                                lines=np.concatenate([c.lines for c in live]))
+                                wt=lw.window.wt, rec=rec, lines=lines)
         lw.state.sc[tc.SC_N_DELIVERED] = delivered
 
     def _hook_state(self, lw: _Launch | None, window: TraceWindow) -> Any:

@@ -167,7 +167,8 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
             # it as cheaply, and with one the pre-scan was a second pass over the warp rows
             if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
                 progress = True
-            if tick_decode(st.warp, tw.rec, tw.base, tb.pc_info, prm, counters, sm, cycle):
+            if tick_decode(st.warp, st.warp_bits, tw.rec, tw.base, tb.pc_info, prm, counters,
+                           sm, cycle):
                 progress = True
             counters[sm, C_SM_ACTIVE_CYCLES] += 1
             counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]

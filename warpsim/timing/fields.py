@@ -106,6 +106,12 @@ __all__ = [
     "WARP_SLOT_OFF",
     "N_TYPE_INFO_FIELDS",
     "N_WARP_FIELDS",
+    "N_WB_KINDS",
+    "WB_AT_BAR",
+    "WB_IBUF",
+    "WB_IBUF_FULL",
+    "WB_SB_WAIT",
+    "WB_VALID",
 ]
 
 # -- warp --------------------------------------------------------------------------------------
@@ -124,6 +130,19 @@ F_WARP_TL_ACTIVE = 11
 F_WARP_TL_SEQ = 12
 F_WARP_SB_WAIT = 13
 N_WARP_FIELDS = 14
+
+# -- warp_bits (CoreState.warp_bits[sm, WB_*, word]: one bit per warp slot) -------------------
+WB_VALID = 0
+"""F_WARP_VALID != 0."""
+WB_AT_BAR = 1
+"""F_WARP_AT_BAR != 0."""
+WB_IBUF = 2
+"""F_WARP_IBUF > 0 (an instruction to issue)."""
+WB_IBUF_FULL = 3
+"""F_WARP_IBUF >= the I-buffer size (nothing to decode into)."""
+WB_SB_WAIT = 4
+"""F_WARP_SB_WAIT != 0."""
+N_WB_KINDS = 5
 
 # -- infl --------------------------------------------------------------------------------------
 F_INFL_VALID = 0

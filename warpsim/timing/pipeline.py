@@ -120,11 +120,11 @@ from warpsim.timing.fields import (
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
-    F_WARP_SB_WAIT,
     INFL_BYPASS,
 )
 from warpsim.timing.inflight import free_slot, take_slot
 from warpsim.timing.regfile import bank_read_at_writeback, bank_write, bank_write_ok
+from warpsim.timing.warpbits import set_sb_wait
 
 __all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
 
@@ -440,7 +440,8 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             st.warp[sm, w, F_WARP_SB_COUNT] -= 1
         free_slot(st.infl, st.infl_ready, st.infl_free, st.smv, sm, best)
         st.warp[sm, w, F_WARP_INFLIGHT] -= 1
-        st.warp[sm, w, F_WARP_SB_WAIT] = 0  # its scoreboard changed: the issue scan rechecks
+        # its scoreboard changed: the issue scan rechecks
+        set_sb_wait(st.warp, st.warp_bits, sm, w, 0)
         if not bypass:
             counters[sm, C_WRITEBACK_WARP_INSTS] += 1
         hooks.on_retire(hs, sm, w, pc, rec, cycle)

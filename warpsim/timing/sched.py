@@ -91,8 +91,14 @@ from warpsim.timing.fields import (
     F_WARP_TL_ACTIVE,
     F_WARP_TL_SEQ,
     F_WARP_VALID,
+    WB_AT_BAR,
+    WB_IBUF,
+    WB_IBUF_FULL,
+    WB_SB_WAIT,
+    WB_VALID,
 )
 from warpsim.timing.inflight import hold_issued, push_idoc
+from warpsim.timing.warpbits import lowest_bit, set_at_bar, set_ibuf, set_sb_wait
 
 __all__ = ["READY", "WAIT_PIPE", "WAIT_SCOREBOARD", "issue_check", "policy_key", "tick_decode",
            "tick_issue"]
@@ -103,45 +109,59 @@ WAIT_PIPE = 2
 
 
 @jit_inline
-def tick_decode(warp, trec, base_arr, pc_info, prm, counters, sm, cycle):  # pragma: no cover - jit
+def tick_decode(warp, bits, trec, base_arr, pc_info, prm, counters, sm,
+                cycle):  # pragma: no cover - jit
     """Fetch and decode into the I-buffers. Returns True when a warp decoded something.
-    Takes the arrays it needs (``CoreState.warp``, ``TraceWindow.rec`` and ``base``,
-    ``StaticTables.pc_info``): it runs every SM-cycle."""
+    Takes the arrays it needs (``CoreState.warp`` and ``warp_bits``, ``TraceWindow.rec`` and
+    ``base``, ``StaticTables.pc_info``): it runs every SM-cycle. Visits only the valid warps
+    whose I-buffer has room (``warp_bits``), round robin from the clock."""
     n_w = warp.shape[1]
+    n_words = bits.shape[2]
     base = base_arr[0]
     cap = prm[P_IBUF]
     fetched = 0
     progress = False
-    w = cycle % n_w - 1  # round robin from the clock; no division per warp
-    for _ in range(n_w):
-        if fetched >= prm[P_N_FETCH]:
-            break
-        w += 1
-        if w == n_w:
-            w = 0
-        if warp[sm, w, F_WARP_VALID] == 0 or warp[sm, w, F_WARP_FETCH_READY] > cycle:
-            continue
-        ib = warp[sm, w, F_WARP_IBUF]
-        nxt = warp[sm, w, F_WARP_POS] + ib
-        end = warp[sm, w, F_WARP_END]
-        if ib >= cap or nxt >= end:
-            continue
-        if ib > 0 and pc_info[trec[nxt - 1 - base, F_REC_PC], F_PC_FLAGS] & F_BRANCH:
-            continue
-        k = 0
-        while k < prm[P_N_DECODE] and ib < cap and nxt < end:
-            pc = trec[nxt - base, F_REC_PC]
-            ib += 1
-            nxt += 1
-            k += 1
-            if pc_info[pc, F_PC_FLAGS] & F_BRANCH:
-                break
-        warp[sm, w, F_WARP_IBUF] = ib
-        counters[sm, C_L1I_FETCHES] += 1
-        counters[sm, C_L1I_TOTAL_CACHE_ACCESSES] += 1
-        counters[sm, C_DECODE_INSTS] += k
-        fetched += 1
-        progress = True
+    start = cycle % n_w
+    sw = start >> 6
+    sb = np.uint64(start & 63)
+    ones = ~np.uint64(0)
+    for i in range(n_words + 1):  # the start word's upper bits, the others, its lower bits
+        word = sw + i
+        if word >= n_words:
+            word -= n_words
+        m = bits[sm, WB_VALID, word] & ~bits[sm, WB_IBUF_FULL, word]
+        if i == 0:
+            m &= ones << sb
+        elif i == n_words:
+            m &= (np.uint64(1) << sb) - np.uint64(1)
+        while m != 0:
+            if fetched >= prm[P_N_FETCH]:
+                return progress
+            w = word * 64 + lowest_bit(m)
+            m &= m - np.uint64(1)
+            if warp[sm, w, F_WARP_FETCH_READY] > cycle:
+                continue
+            ib = warp[sm, w, F_WARP_IBUF]
+            nxt = warp[sm, w, F_WARP_POS] + ib
+            end = warp[sm, w, F_WARP_END]
+            if ib >= cap or nxt >= end:
+                continue
+            if ib > 0 and pc_info[trec[nxt - 1 - base, F_REC_PC], F_PC_FLAGS] & F_BRANCH:
+                continue
+            k = 0
+            while k < prm[P_N_DECODE] and ib < cap and nxt < end:
+                pc = trec[nxt - base, F_REC_PC]
+                ib += 1
+                nxt += 1
+                k += 1
+                if pc_info[pc, F_PC_FLAGS] & F_BRANCH:
+                    break
+            set_ibuf(warp, bits, sm, w, ib, cap)
+            counters[sm, C_L1I_FETCHES] += 1
+            counters[sm, C_L1I_TOTAL_CACHE_ACCESSES] += 1
+            counters[sm, C_DECODE_INSTS] += k
+            fetched += 1
+            progress = True
     return progress
 
 
@@ -252,6 +272,8 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
     n_sbk = sbsrc.shape[1]
     n_sbk_dst = sbdst.shape[1]
     one = np.uint64(1)
+    bits = st.warp_bits
+    n_words = bits.shape[2]
     progress = False
     for s in range(ns):
         counters[sm, C_SCHED_ACTIVE_CYCLES] += 1
@@ -264,64 +286,73 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
         any_bar = False
         any_sb = False
         any_pipe = False
-        for w in range(s, n_w, ns):
-            if st.warp[sm, w, F_WARP_VALID] == 0:
+        for word in range(n_words):
+            valid = bits[sm, WB_VALID, word] & st.sched_bits[s, word]
+            if valid == 0:
                 continue
             any_warp = True
-            if st.warp[sm, w, F_WARP_AT_BAR] != 0:
+            bar = valid & bits[sm, WB_AT_BAR, word]
+            if bar != 0:
                 any_bar = True
-                continue
-            if st.warp[sm, w, F_WARP_IBUF] == 0:
-                continue
-            if two_level and st.warp[sm, w, F_WARP_TL_ACTIVE] == 0:
-                continue
-            if st.warp[sm, w, F_WARP_SB_WAIT] != 0:  # still blocked: nothing changed since
-                any_sb = True
-                continue
-            pc = tw.rec[st.warp[sm, w, F_WARP_POS] - base, F_REC_PC]
-            # issue_check, written out: a call per warp and cycle costs more than the check
-            hit = False
-            nd = 0
-            for k in range(n_sbk):
-                r = sbsrc[pc, k]
-                if r < 0:
-                    break
-                if (sb[sm, w, r >> 6] >> np.uint64(r & 63)) & one:
-                    hit = True
-                    break
-            if not hit:
-                for k in range(n_sbk_dst):
-                    r = sbdst[pc, k]
+            cand = valid & ~bar & bits[sm, WB_IBUF, word]
+            if not two_level:  # still blocked: nothing changed since
+                if (cand & bits[sm, WB_SB_WAIT, word]) != 0:
+                    any_sb = True
+                cand &= ~bits[sm, WB_SB_WAIT, word]
+            while cand != 0:  # the rest in warp order, as the priority ties need
+                w = word * 64 + lowest_bit(cand)
+                cand &= cand - np.uint64(1)
+                if two_level:
+                    if st.warp[sm, w, F_WARP_TL_ACTIVE] == 0:
+                        continue
+                    if st.warp[sm, w, F_WARP_SB_WAIT] != 0:
+                        any_sb = True
+                        continue
+                pc = tw.rec[st.warp[sm, w, F_WARP_POS] - base, F_REC_PC]
+                # issue_check, written out: a call per warp and cycle costs more than the check
+                hit = False
+                nd = 0
+                for k in range(n_sbk):
+                    r = sbsrc[pc, k]
                     if r < 0:
                         break
-                    nd += 1
                     if (sb[sm, w, r >> 6] >> np.uint64(r & 63)) & one:
                         hit = True
                         break
-            if not hit and sb_ent > 0 and nd > 0 and st.warp[sm, w, F_WARP_SB_COUNT] + nd > sb_ent:
-                hit = True
-            if hit:
-                st.warp[sm, w, F_WARP_SB_WAIT] = 1
-                any_sb = True
-                continue
-            if (tb.pc_info[pc, F_PC_FLAGS] & (F_BARRIER | F_BAR_ARRIVE | F_EXIT)) == 0:
-                oc = tb.pc_info[pc, F_PC_OCSET]
-                if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
-                    any_pipe = True
+                if not hit:
+                    for k in range(n_sbk_dst):
+                        r = sbdst[pc, k]
+                        if r < 0:
+                            break
+                        nd += 1
+                        if (sb[sm, w, r >> 6] >> np.uint64(r & 63)) & one:
+                            hit = True
+                            break
+                if (not hit and sb_ent > 0 and nd > 0
+                        and st.warp[sm, w, F_WARP_SB_COUNT] + nd > sb_ent):
+                    hit = True
+                if hit:
+                    set_sb_wait(st.warp, bits, sm, w, 1)
+                    any_sb = True
                     continue
-            if not hooks.can_issue(hs, sm, w, pc, cycle):  # a veto: the warp is not ready
-                any_sb = True
-                continue
-            if pol == POL_GTO:
-                key = -1 if w == last else st.warp[sm, w, F_WARP_AGE]
-            elif pol == POL_OLDEST:
-                key = st.warp[sm, w, F_WARP_AGE]
-            else:
-                key = (w // ns - (last // ns if last >= 0 else -1) - 1) % (n_w // ns)
-            key = hooks.issue_priority(hs, sm, w, key)
-            if key < best_key:
-                best = w
-                best_key = key
+                if (tb.pc_info[pc, F_PC_FLAGS] & (F_BARRIER | F_BAR_ARRIVE | F_EXIT)) == 0:
+                    oc = tb.pc_info[pc, F_PC_OCSET]
+                    if st.idoc_hc[sm, oc, F_IDOC_COUNT] >= tb.set_info[oc, F_SET_IDOC_CAP]:
+                        any_pipe = True
+                        continue
+                if not hooks.can_issue(hs, sm, w, pc, cycle):  # a veto: the warp is not ready
+                    any_sb = True
+                    continue
+                if pol == POL_GTO:
+                    key = -1 if w == last else st.warp[sm, w, F_WARP_AGE]
+                elif pol == POL_OLDEST:
+                    key = st.warp[sm, w, F_WARP_AGE]
+                else:
+                    key = (w // ns - (last // ns if last >= 0 else -1) - 1) % (n_w // ns)
+                key = hooks.issue_priority(hs, sm, w, key)
+                if key < best_key:
+                    best = w
+                    best_key = key
         if best < 0:
             if any_pipe:
                 counters[sm, C_SCHED_PIPE_STALL_CYCLES] += 1
@@ -342,8 +373,8 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
             r = rec - tw.base[0]
             pc = tw.rec[r, F_REC_PC]
             st.warp[sm, best, F_WARP_POS] = rec + 1
-            st.warp[sm, best, F_WARP_SB_WAIT] = 0
-            st.warp[sm, best, F_WARP_IBUF] -= 1
+            set_sb_wait(st.warp, bits, sm, best, 0)
+            set_ibuf(st.warp, bits, sm, best, st.warp[sm, best, F_WARP_IBUF] - 1, prm[P_IBUF])
             counters[sm, C_GPGPU_N_TOT_W_ICOUNT] += 1
             counters[sm, C_GPU_SIM_INSN] += tw.rec[r, F_REC_NTHR]
             counters[sm, C_SCHED_WARP_INSTS_ISSUED] += 1
@@ -354,7 +385,7 @@ def tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
                 st.warp[sm, best, F_WARP_FETCH_READY] = cycle + prm[P_BRANCH_BUBBLE]
             if fl & F_BARRIER:
                 c = st.warp[sm, best, F_WARP_CTA]
-                st.warp[sm, best, F_WARP_AT_BAR] = 1
+                set_at_bar(st.warp, bits, sm, best, 1)
                 st.cta[sm, c, F_CTA_N_BAR] += 1
                 counters[sm, C_SM_BARRIER_WAITS] += 1
                 if st.cta[sm, c, F_CTA_N_BAR] >= st.cta[sm, c, F_CTA_N_LIVE]:

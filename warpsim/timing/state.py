@@ -18,6 +18,7 @@ from warpsim.arch import GPUConfig
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.static import StaticTables
+from warpsim.timing.warpbits import sched_bits
 
 __all__ = ["INFLIGHT_ENTRIES", "CoreState", "TraceWindow", "empty_window", "make_core_state",
            "read_only_view"]
@@ -46,6 +47,11 @@ class CoreState(NamedTuple):
     (two-level scheduler: active flag, pending FIFO order), SB_WAIT (1: the next instruction
     was found blocked by the scoreboard and nothing it depends on changed since; cleared by
     the warp's issue and writebacks, so the issue scan skips the check)."""
+    warp_bits: np.ndarray
+    """``warp_bits[sm, WB_*, word]`` uint64: bitsets of warp-row flags (``timing/warpbits.py``;
+    written only through its setters, with the fields)."""
+    sched_bits: np.ndarray
+    """``sched_bits[sched, word]`` uint64: the warp slots each scheduler owns (constant)."""
     warp_sb: np.ndarray
     """``warp_sb[sm, w, word]`` uint64: scoreboard (pending writes) bitset."""
     warp_sb_long: np.ndarray
@@ -147,6 +153,8 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
     smv[:, fl.F_INFL_NFREE] = f
     return CoreState(
         sc=np.zeros(tc.N_SCALARS, i64), warp=warp,
+        warp_bits=np.zeros((s, fl.N_WB_KINDS, (w + 63) // 64), np.uint64),
+        sched_bits=sched_bits(cfg.sm.n_schedulers, w),
         warp_sb=np.zeros((s, w, words), np.uint64),
         warp_sb_long=np.zeros((s, w, words), np.uint64),
         cta=np.zeros((s, c, fl.N_CTA_FIELDS), i64), cta_done=np.zeros(max(1, n_ctas), np.int8),
