@@ -291,6 +291,13 @@ def test_legacy_ordered_dram_timing_disables_bank_groups():
     assert (d.n_bank_groups, d.t_ccdl_cycles, d.t_rtpl_cycles) == (1, 0, 0)
 
 
+def test_eliminated_rw_turnaround_switches_the_turnaround_off():
+    # GPGPU-Sim memory_config::init: -dram_elimnate_rw_turnaround 1 -> tRTW = tWTR = 0
+    assert read_gpgpusim_config("-dram_elimnate_rw_turnaround 0\n")[0].dram.rw_turnaround
+    cfg, _ = read_gpgpusim_config("-dram_elimnate_rw_turnaround 1\n")
+    assert cfg.dram.rw_turnaround is False
+
+
 def test_rc_below_ras_plus_rp_is_accepted_as_gpgpusim_does():
     # SM75_RTX2060: RAS=55, RP=24, RC=78
     cfg, _ = read_gpgpusim_config("-gpgpu_dram_timing_opt nbk=16:RCD=24:RAS=55:RP=24:RC=78\n")
