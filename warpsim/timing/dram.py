@@ -45,7 +45,9 @@ Assumptions: [A] bank group = bank % n_bank_groups (GPGPU-Sim ``dram_bnkgrp_inde
 1, lower bits); [A] the fixed ``dram.latency_cycles`` is added after the data instead of
 before the scheduler queue.
 Deviations: no refresh, no power-down, no separate write queue (reads and writes share
-``dram.sched_queue_entries``, GPGPU-Sim's default).
+``dram.sched_queue_entries``, GPGPU-Sim's default); a column command also waits until the data
+bus is free when its data would start (GPGPU-Sim does not check; with its derived tRTW/tWTR the
+condition never binds, only with ``dram.rw_turnaround = False``).
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ def _assign(p, dq, bank, ch_s, ch: int) -> bool:
 
 
 @jit
-def _col_ok(p, bank, ch_s, ret_cap: int, ch: int, b: int) -> int:
+def _col_ok(p, bank, ch_s, ch: int, b: int) -> int:
     """Earliest tick of bank ``b``'s next column command ignoring the return queue, or
     INT64_MAX when its row is not open."""
     addr = bank[ch, b, B_ADDR]
@@ -330,7 +332,7 @@ def _commands(p, clk, bank, ch_s, ret, act, counters, ch: int, k: int) -> bool:
         b = (i + ch_s[ch, H_PRIO]) % nbk
         if bank[ch, b, B_LEFT] == 0:
             continue
-        if not col and _col_ok(p, bank, ch_s, ret.shape[1], ch, b) <= k and \
+        if not col and _col_ok(p, bank, ch_s, ch, b) <= k and \
                 not (ret_full and not _is_write(bank[ch, b, B_INFO])):
             _issue_col(p, clk, bank, ch_s, ret, act, counters, ch, b, k)
             col = True
@@ -414,7 +416,7 @@ def dram_next_event(p, clk, ca, dq, bank, ch_s, act, cycle: int) -> int:
         for b in range(p[P_N_BANKS]):
             if bank[ch, b, B_LEFT] == 0:
                 continue
-            t = min(_col_ok(p, bank, ch_s, 0, ch, b), _row_ok(p, bank, ch_s, ch, b))
+            t = min(_col_ok(p, bank, ch_s, ch, b), _row_ok(p, bank, ch_s, ch, b))
             if t < INT64_MAX:
                 ev = min(ev, core_of_tick(max(t, k0), num, den))
     return ev
