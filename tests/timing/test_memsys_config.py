@@ -14,8 +14,12 @@ import pytest
 
 from warpsim.arch import GTX480, apply_overrides
 from warpsim.errors import ConfigError
+from warpsim.stats import make_counts
+from warpsim.timing.cache import mq_push
+from warpsim.timing.icnt import tick_icnt
 from warpsim.timing.l2 import addr_bank, addr_channel, addr_row, addr_slice
-from warpsim.timing.memstate import build_mem_state
+from warpsim.timing.memconsts import A_L1_MQ, PK_WRITE, SRC_NONE, X_ROP_COUNT
+from warpsim.timing.memstate import build_mem_state, pack_info
 
 FERMI = ("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB."
          "CCSSSSSS")
@@ -61,4 +65,33 @@ def test_queue_fields_size_the_memory_system_queues():
     cfg = apply_overrides(GTX480, {"icnt.eject_buffer_entries": 3, "l2.rop_queue_entries": 5,
                                    "l2.reply_queue_entries": 7})
     ms = build_mem_state(cfg)
-    assert (ms.ej.shape[1], ms.rop.shape[1], ms.rq.shape[1]) == (3, 5, 7)
+    # the ROP ring: 5 entries past the delay + 1 line of slack (unsectored: 1 sector) + the
+    # delay line, one packet per icnt tick of the 120-cycle ROP delay (+ 2)
+    assert (ms.ej.shape[1], ms.rop.shape[1], ms.rq.shape[1]) == (3, 5 + 1 + 122, 7)
+
+
+def test_the_rop_delay_does_not_count_against_the_rop_queue():
+    """GPGPU-Sim 4.2: requests wait out the ROP delay (120 cycles) in an unbounded line, the
+    icnt_L2 queue of ``l2.rop_queue_entries`` (5 here) counts only those past it. 20 store
+    packets (8 + 32 B = 2 flits of 32 B) from SM 0 to slice 0 are granted 2 ticks apart
+    (icnt clock = core clock), all by tick 38, the first ready at 0 + 4 + 1 + 120 = 125; with
+    nothing consuming them, a 21st is refused once 5 are past the delay (from cycle 133)."""
+    cfg = apply_overrides(GTX480, {"l2.rop_queue_entries": 5, "l1d.miss_queue_entries": 32})
+    ms = build_mem_state(cfg)
+    cnt = make_counts(cfg.n_sms)
+    slice0 = [j * 6 * 256 for j in range(0, 42, 2)]     # channel 0, even 128 B line: slice 0
+    assert {int(addr_slice(ms.p, a)) for a in slice0} == {0}
+    info = pack_info(0, PK_WRITE, SRC_NONE, 32, 0)
+    for a in slice0[:20]:
+        mq_push(ms.caches, 0, a, info, 0)
+    ms.act[A_L1_MQ] += 20
+    for k in range(40):
+        tick_icnt(ms.p, ms.clk, ms.caches, ms.sm_s, ms.sl_s, ms.rop, ms.rq, ms.ej, ms.act, cnt,
+                  k, k)
+    assert ms.sl_s[0, X_ROP_COUNT] == 20                 # 4x l2.rop_queue_entries in flight
+    mq_push(ms.caches, 0, slice0[20], info, 200)
+    ms.act[A_L1_MQ] += 1
+    for k in range(200, 210):
+        tick_icnt(ms.p, ms.clk, ms.caches, ms.sm_s, ms.sl_s, ms.rop, ms.rq, ms.ej, ms.act, cnt,
+                  k, k)
+    assert ms.sl_s[0, X_ROP_COUNT] == 20                 # 20 past the delay >= 5: refused

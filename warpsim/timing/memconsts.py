@@ -185,7 +185,10 @@ P_T_WTP = 35
 """Write to PRECHARGE ``tWL + burst + tWR`` (GPGPU-Sim ``tWTP``)."""
 P_T_RCDWR = 36
 """ACTIVATE to write column command ``tRCD - (tWL + 1)`` (GPGPU-Sim ``tRCDWR``)."""
-N_PARAMS = 37
+P_ROP_ENTRIES = 37
+"""``l2.rop_queue_entries``: sector requests the slice's queue after the ROP delay holds
+(GPGPU-Sim's icnt_L2 queue); the ring ``MemState.rop`` is longer by the delay line."""
+N_PARAMS = 38
 
 # -- indices of ``MemState.act`` (items in flight per structure, for cheap idle checks) --------
 A_L1_MQ = 0
@@ -203,7 +206,7 @@ N_ACT = 10
 __all__ += [
     "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_MQ", "A_L2_MQ",
     "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
-    "P_ATOM_BYTES", "P_BANK_MASK", "P_T_RCDWR", "P_T_RTW", "P_T_WTP", "P_T_WTR",
+    "P_ATOM_BYTES", "P_BANK_MASK", "P_ROP_ENTRIES", "P_T_RCDWR", "P_T_RTW", "P_T_WTP", "P_T_WTR",
     "P_BURST_TICKS", "P_CHAN_SHIFT", "P_ROW_MASK",
     "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
     "P_FLIT_BYTES", "P_ICNT_ARB", "P_ICNT_LATENCY", "P_L2_BASE", "P_L2_LINE_BYTES", "P_N_BANKS",

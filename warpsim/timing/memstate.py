@@ -81,6 +81,7 @@ from warpsim.timing.memconsts import (
     P_N_CHANNELS,
     P_N_SLICES,
     P_N_SMS,
+    P_ROP_ENTRIES,
     P_ROP_LATENCY,
     P_ROW_BYTES,
     P_ROW_MASK,
@@ -346,6 +347,16 @@ def _l2_geom(l2: Any, d: Any) -> dict[str, int]:
     return g
 
 
+def rop_ring_entries(cfg: GPUConfig) -> int:
+    """Slots of a slice's ROP ring: ``l2.rop_queue_entries`` sector requests past the ROP delay
+    (plus one line's sectors of slack) and the delay line, which holds at most one packet per
+    interconnect tick of the delay (the slice's input port takes one flit per tick): GPGPU-Sim
+    4.2's unbounded ``m_rop`` queue followed by its icnt_L2 queue."""
+    core, icnt = cfg.clocks.core_mhz, cfg.clocks.icnt_mhz
+    delay = -(-cfg.l2.hit_latency_cycles * int(icnt * 1000) // int(core * 1000)) + 2
+    return cfg.l2.rop_queue_entries + cfg.l2.line_bytes // cfg.l2.sector_bytes + delay
+
+
 def _turnarounds(d: Any) -> dict[int, int]:
     """GPGPU-Sim 4.2's derived DRAM timings (``memory_config::init``): read-to-write and
     write-to-read turnaround, write to precharge, activate to write."""
@@ -387,6 +398,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         P_DRAM_SCHED: _index(d.scheduler), P_BYPASS_GLOBAL: int(cfg.l1d.bypass_global),
         P_ICNT_ARB: ICNT_ARBITRATION, P_L2_LINE_BYTES: l2.line_bytes,
         P_L2_BASE: n_sms * N_L1_KINDS, **_mapping(d), **_turnarounds(d),
+        P_ROP_ENTRIES: l2.rop_queue_entries,
     }
     for k, v in vals.items():
         p[k] = v
@@ -420,7 +432,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         fq=_i64(n_sms, fq_cap, N_T_FIELDS),
         ej=_i64(n_sms, cfg.icnt.eject_buffer_entries, N_Q_FIELDS),
         sl_s=_i64(n_slices, N_SLICE_SCALARS),
-        rop=_i64(n_slices, l2.rop_queue_entries, N_Q_FIELDS),
+        rop=_i64(n_slices, rop_ring_entries(cfg), N_Q_FIELDS),
         rq=_i64(n_slices, l2.reply_queue_entries, N_Q_FIELDS),
         ch_s=ch_s,
         dq=dq,
