@@ -8,7 +8,7 @@ returns only after the tick of its last column command has run."""
 
 from __future__ import annotations
 
-from warpsim.arch import GTX480, apply_overrides
+from warpsim.arch import GTX480_3X, apply_overrides
 from warpsim.stats import export, make_counts
 from warpsim.timing.cache import mq_push
 from warpsim.timing.dram import tick_dram
@@ -30,7 +30,7 @@ from warpsim.timing.memconsts import (
 from warpsim.timing.memstate import pack_info
 from warpsim.timing.memsys import make_mem_state
 
-CFG = apply_overrides(GTX480, {
+CFG = apply_overrides(GTX480_3X, {
     "sm.n_sms": 1, "dram.n_channels": 1, "l2.n_slices_per_channel": 1,
     "clocks.dram_mhz": 700.0, "dram.latency_cycles": 0, "l2.miss_queue_entries": 32,
 })
@@ -71,7 +71,7 @@ def _run(ms, cnt, start: int, stop: int) -> None:
 
 
 def test_derived_timings_are_gpgpusim_42s():
-    """GTX480 (CL 12, WL 4, BL 8 at 4 per tick = 2 ticks, CDLR 5, WR 12, RCD 12): tRTW = 12 +
+    """GTX480_3X (CL 12, WL 4, BL 8 at 4 per tick = 2 ticks, CDLR 5, WR 12, RCD 12): tRTW = 12 +
     2 + 2 - 4 = 12, tWTR = 4 + 2 + 5 = 11, tWTP = 4 + 2 + 12 = 18, tRCDWR = 12 - 5 = 7; without
     turnaround both turnarounds are 0."""
     ms, _ = _new()
