@@ -75,7 +75,7 @@ READERS: dict[str, tuple[str, str]] = {
         "scheduler", "sched_queue_entries", "return_queue_entries", "latency_cycles",
         "t_ccd_cycles", "t_rrd_cycles", "t_rcd_cycles", "t_ras_cycles", "t_rp_cycles",
         "t_rc_cycles", "t_cl_cycles", "t_wl_cycles", "t_cdlr_cycles", "t_wr_cycles",
-        "t_ccdl_cycles", "t_rtpl_cycles")},
+        "t_ccdl_cycles", "t_rtpl_cycles", "rw_turnaround")},
     **{f"clocks.{f}": (T + "memstate.py", f) for f in ("core_mhz", "icnt_mhz", "l2_mhz",
                                                         "dram_mhz")},
     "warped_compression.enabled": (MECH + "registry.py", "enabled"),

@@ -4,6 +4,7 @@ small snippets in GPGPU-Sim 4.2's option syntax (src/option_parser.cc ``ParseFil
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -146,8 +147,11 @@ def test_reader_maps_the_hand_written_fermi_values_over_a_volta_base():
 
 
 def test_reader_on_the_default_base_reproduces_the_gtx480_preset():
+    # the hand-written (GPGPU-Sim 3.x) values give the preset but for its memory system,
+    # which is GPGPU-Sim 4.2 SM2_GTX480's (presets.py)
     cfg, _ = read_gpgpusim_config(FERMI_TEXT, name="gtx480")
-    assert cfg == GTX480
+    assert replace(cfg, l2=GTX480.l2, dram=GTX480.dram, icnt=GTX480.icnt) == GTX480
+    assert cfg.l2.sector_bytes == 128 and GTX480.l2.sector_bytes == 32
 
 
 def test_unmapped_options_are_logged_as_one_warning(caplog):
@@ -289,6 +293,13 @@ def test_legacy_ordered_dram_timing_disables_bank_groups():
     assert (d.n_banks, d.t_ccd_cycles, d.t_ras_cycles, d.t_cl_cycles, d.t_wr_cycles) == \
         (8, 2, 28, 10, 12)
     assert (d.n_bank_groups, d.t_ccdl_cycles, d.t_rtpl_cycles) == (1, 0, 0)
+
+
+def test_eliminated_rw_turnaround_switches_the_turnaround_off():
+    # GPGPU-Sim memory_config::init: -dram_elimnate_rw_turnaround 1 -> tRTW = tWTR = 0
+    assert read_gpgpusim_config("-dram_elimnate_rw_turnaround 0\n")[0].dram.rw_turnaround
+    cfg, _ = read_gpgpusim_config("-dram_elimnate_rw_turnaround 1\n")
+    assert cfg.dram.rw_turnaround is False
 
 
 def test_rc_below_ras_plus_rp_is_accepted_as_gpgpusim_does():

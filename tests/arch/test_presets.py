@@ -90,7 +90,15 @@ def test_gtx480_matches_gpgpusim_config_values():
     assert (g.clocks.core_mhz, g.clocks.icnt_mhz, g.clocks.l2_mhz, g.clocks.dram_mhz) == \
         (700, 700, 700, 924)
     d = g.dram
-    assert d.scheduler is DramScheduler.FRFCFS and d.sched_queue_entries == 16
+    # memory system of GPGPU-Sim 4.2 SM2_GTX480 (validation/gpgpusim/README.md §7.8):
+    # -gpgpu_frfcfs_dram_sched_queue_size 64, -gpgpu_dram_partition_queues 64:64:64:64,
+    # dl2 S:64:128:8 with A:256:4, ejection buffer 32, flit 40, its address mapping
+    assert d.scheduler is DramScheduler.FRFCFS and d.sched_queue_entries == 64
+    assert (g.l2.sector_bytes, g.l2.mshr_entries, g.l2.rop_queue_entries,
+            g.l2.dram_queue_entries, g.l2.reply_queue_entries) == (32, 256, 64, 64, 64)
+    assert (g.icnt.eject_buffer_entries, g.icnt.flit_bytes) == (32, 40)
+    assert d.addr_mapping.endswith("0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS")
+    assert d.row_bytes == 4096 and not g.l2.fill_on_host_copy
     assert (d.n_banks, d.t_ccd_cycles, d.t_rrd_cycles, d.t_rcd_cycles, d.t_ras_cycles,
             d.t_rp_cycles, d.t_rc_cycles, d.t_cl_cycles, d.t_wl_cycles, d.t_cdlr_cycles,
             d.t_wr_cycles, d.n_bank_groups, d.t_ccdl_cycles, d.t_rtpl_cycles) == \

@@ -162,16 +162,16 @@ def test_jit_and_py_func_agree_on_random_reads():
 
 
 def test_l2_set_index_uses_the_address_inside_the_slice():
-    """GTX480 linear mapping: 256 B chunks dealt to 6 channels, slice = line bit 7 of the
+    """GTX480_3X linear mapping: 256 B chunks dealt to 6 channels, slice = line bit 7 of the
     in-channel address. Slice 0 holds the lines at 6 x 256 = 1536 B apart (in-channel
     addresses 0, 256, 512, ...): partition lines 0, 1, 2, ... and so 64 different sets for 64
     such lines (GPGPU-Sim l2_cache_config::set_index). The global line numbers 0, 12, 24, ...
     would have used only every fourth set."""
-    from warpsim.arch import GTX480
+    from warpsim.arch import GTX480_3X
     from warpsim.timing.memconsts import P_L2_BASE
     from warpsim.timing.memsys import make_mem_state
 
-    ms = make_mem_state(GTX480)
+    ms = make_mem_state(GTX480_3X)
     c = int(ms.p[P_L2_BASE])
     lines = [k * 1536 >> 7 for k in range(64)]
     assert [partition_line(ms.caches, c, ln) for ln in lines] == list(range(64))

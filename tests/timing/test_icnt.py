@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warpsim.arch import GTX480, apply_overrides
+from warpsim.arch import GTX480_3X, apply_overrides
 from warpsim.stats import export, make_counts
 from warpsim.timing.cache import mq_push
 from warpsim.timing.icnt import reply_flits, request_flits, tick_icnt
@@ -25,7 +25,7 @@ from warpsim.timing.memconsts import (
 from warpsim.timing.memstate import pack_info
 from warpsim.timing.memsys import make_mem_state
 
-CFG = apply_overrides(GTX480, {"sm.n_sms": 2, "dram.n_channels": 1})
+CFG = apply_overrides(GTX480_3X, {"sm.n_sms": 2, "dram.n_channels": 1})
 """Two SMs, one channel with two L2 slices, all clocks 700 MHz but DRAM."""
 LAT = CFG.icnt.latency_cycles
 ROP = CFG.l2.hit_latency_cycles

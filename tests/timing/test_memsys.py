@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from warpsim.arch import GTX480, apply_overrides
+from warpsim.arch import GTX480_3X, apply_overrides
 from warpsim.stats import export, make_counts
 from warpsim.timing import memsys
 from warpsim.timing.icnt import reply_flits
@@ -24,11 +24,11 @@ from warpsim.timing.memconsts import (
 )
 from warpsim.timing.memstate import pack_info
 
-SMALL = apply_overrides(GTX480, {
+SMALL = apply_overrides(GTX480_3X, {
     "sm.n_sms": 2, "dram.n_channels": 1, "l2.n_slices_per_channel": 1,
     "clocks.dram_mhz": 700.0,
 })
-"""GTX480 with one channel, one slice, two SMs and every clock at 700 MHz (hand-computable)."""
+"""GTX480_3X with one channel, one slice, two SMs and every clock at 700 MHz (hand-computable)."""
 
 
 def _fns(py: bool):
@@ -215,7 +215,7 @@ def test_skip_and_no_skip_give_identical_results():
 
 
 def test_skip_identical_with_gtx480_clock_domains():
-    cfg = apply_overrides(GTX480, {"sm.n_sms": 4, "clocks.icnt_mhz": 1000.0})
+    cfg = apply_overrides(GTX480_3X, {"sm.n_sms": 4, "clocks.icnt_mhz": 1000.0})
     stream = _random_stream(2, 300, cfg.n_sms)
     a = run(cfg, stream, skip=True)
     b = run(cfg, stream, skip=False)
@@ -238,7 +238,7 @@ def test_jit_and_py_func_are_bit_identical():
 
 
 def test_every_token_completes_under_load():
-    cfg = apply_overrides(GTX480, {"sm.n_sms": 3})
+    cfg = apply_overrides(GTX480_3X, {"sm.n_sms": 3})
     stream = _random_stream(5, 600, cfg.n_sms, span=400)
     done, _, refused, _ = run(cfg, stream)
     want = sorted(s[5] for s in stream if s[5] >= 0)
@@ -294,7 +294,7 @@ def test_reply_flits_of_a_line():
 
 
 def test_tick_reports_progress_whenever_a_counter_changes():
-    cfg = apply_overrides(GTX480, {"sm.n_sms": 3, "l2.mshr_entries": 2})
+    cfg = apply_overrides(GTX480_3X, {"sm.n_sms": 3, "l2.mshr_entries": 2})
     stream = _random_stream(7, 300, cfg.n_sms, span=300)
     ms, counters = memsys.make_mem_state(cfg), make_counts(cfg.n_sms)
     pending = [list(s for s in stream if s[1] == sm) for sm in range(cfg.n_sms)]

@@ -4,7 +4,7 @@ one reply per sector, the L1 filled when all four arrived)."""
 
 from __future__ import annotations
 
-from warpsim.arch import GTX480, apply_overrides
+from warpsim.arch import GTX480_3X, apply_overrides
 from warpsim.stats import export, make_counts
 from warpsim.timing.cache import R_HIT, R_HIT_RESERVED, R_MISS, R_RESERVATION_FAIL, mshr_find
 from warpsim.timing.memconsts import (
@@ -81,7 +81,7 @@ def test_reserved_lines_are_not_evicted():
     assert ca.tag_state[0, 0, 0] != LS_INVALID
 
 
-CFG = apply_overrides(GTX480, {
+CFG = apply_overrides(GTX480_3X, {
     "sm.n_sms": 1, "dram.n_channels": 1, "l2.n_slices_per_channel": 1,
     "l2.sector_bytes": 32, "l2.mshr_entries": 16,
 })

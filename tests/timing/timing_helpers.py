@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from timing_memstub import stub_memsys
 
-from warpsim.arch import GTX480, apply_overrides
+from warpsim.arch import GTX480_3X, apply_overrides
 from warpsim.functional.trace import TraceChunk
 from warpsim.mechanisms.hooks import noop_hooks
 from warpsim.ptx.ir import Operand, OpKind
@@ -108,10 +108,10 @@ def make_chunk(warps, wpc, first_cta=0, batch=0):
 
 
 def small_config(**over):
-    """GTX480 with 1 SM and 1 scheduler (plus ``over`` dotted overrides)."""
+    """GTX480_3X with 1 SM and 1 scheduler (plus ``over`` dotted overrides)."""
     base = {"sm.n_sms": 1, "sm.n_schedulers": 1}
     base.update(over)
-    return apply_overrides(GTX480, base)
+    return apply_overrides(GTX480_3X, base)
 
 
 def simulate(cfg, insts, warps, *, wpc=1, cta_threads=None, regs=8, shmem=0, chunks=1,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """warpsim against the stored GPGPU-Sim 4.2 SM2_GTX480 reference numbers.
 
-    python3 validation/gpgpusim/compare.py [--only NAME ...] [--stats] [--markdown]
-                                           [--json FILE|-]
+    python3 validation/gpgpusim/compare.py [--only NAME ...] [-o PATH=VALUE ...] [--stats]
+                                           [--markdown] [--json FILE|-]
 
 Runs every validation program (built as ``vsuite.build`` does) under ``warpsim exec --config
 gtx480`` in this process and prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
@@ -30,9 +30,10 @@ MEAN_ERROR_MAX = 0.15
 _SHORT = ("warp_insts", "dram_util", "mem_lat", "l1d_rfail", "l2_rfail")
 
 
-def compare_program(name: str, ref: dict[str, Any], config: str) -> list[dict[str, Any]]:
+def compare_program(name: str, ref: dict[str, Any], config: str,
+                    overrides: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """One row per launch of program ``name``: GPGPU-Sim and warpsim cycles and key stats."""
-    status, runs = vsuite.run_warpsim(vsuite.build(name), config)
+    status, runs = vsuite.run_warpsim(vsuite.build(name), config, overrides)
     rows = []
     gs_launches = ref["launches"]
     for i in range(max(len(gs_launches), len(runs))):
@@ -136,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
     ap.add_argument("--config", default=vsuite.WARPSIM_CONFIG)
+    ap.add_argument("-o", "--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="configuration override (as warpsim exec -o), e.g. l2.sector_bytes=32")
     ap.add_argument("--reference", type=Path, default=vsuite.REFERENCE)
     ap.add_argument("--stats", action="store_true", help="all key statistics in the table")
     ap.add_argument("--markdown", action="store_true", help="the per-kernel table as Markdown")
@@ -152,11 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         if entry["source_sha256"] != vsuite.source_sha256(name):
             print(f"warning: {name}.cu changed since its reference was recorded "
                   "(run regen.py --only " + name + ")", file=sys.stderr)
-        rows += compare_program(name, entry, args.config)
+        rows += compare_program(name, entry, args.config, tuple(args.set))
     summ = summary(rows)
     if args.json:
-        doc = json.dumps({"config": args.config, "reference_meta": ref["meta"], "rows": rows,
-                          "summary": summ}, indent=1)
+        doc = json.dumps({"config": args.config, "overrides": args.set,
+                          "reference_meta": ref["meta"], "rows": rows, "summary": summ},
+                         indent=1)
         if args.json == "-":
             print(doc)
             return 0

@@ -121,9 +121,10 @@ def load_reference(path: Path = REFERENCE) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
-def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG) -> tuple[int, list[dict[str, Any]]]:
-    """Run ``exe`` under ``warpsim exec --config CONFIG`` in this process; returns (exit
-    status, one record per launch: kernel, cycles and warpsim's statistics plus
+def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG,
+                overrides: tuple[str, ...] = ()) -> tuple[int, list[dict[str, Any]]]:
+    """Run ``exe`` under ``warpsim exec --config CONFIG [-o path=value ...]`` in this process;
+    returns (exit status, one record per launch: kernel, cycles and warpsim's statistics plus
     ``dram_bw_util``, the data bus's busy fraction as GPGPU-Sim defines bw_util)."""
     from warpsim.arch import resolve_config
     from warpsim.cudart.cli import run_program
@@ -134,13 +135,14 @@ def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG) -> tuple[int, list[dict
         saved = os.dup(1)
         os.dup2(devnull, 1)  # the program's own output (PASS/FAIL) would clutter tables
         try:
-            status = run_program([str(exe)], config=config, stats=str(stats))
+            status = run_program([str(exe)], config=config, overrides=tuple(overrides),
+                                 stats=str(stats))
         finally:
             os.dup2(saved, 1)
             os.close(saved)
             os.close(devnull)
         records = [json.loads(line) for line in stats.read_text().splitlines() if line.strip()]
-    cfg = resolve_config(config)
+    cfg = resolve_config(config, overrides=overrides)
     ratio = cfg.clocks.dram_mhz / cfg.clocks.core_mhz
     out = []
     for rec in records:

@@ -302,6 +302,8 @@ OPTION_TABLE: dict[str, _Handler] = {
     "-gpgpu_frfcfs_dram_sched_queue_size": _to("dram.sched_queue_entries"),
     "-gpgpu_dram_return_queue_size": _to("dram.return_queue_entries"),
     "-dram_latency": _to("dram.latency_cycles"),
+    "-dram_elimnate_rw_turnaround": lambda option, text: {
+        "dram.rw_turnaround": _int(option, text) == 0},
     "-gpgpu_dram_timing_opt": _dram_timing,
     "-gpgpu_mem_addr_mapping": _addr_mapping,
     "-gpgpu_clock_domains": _clock_domains,

@@ -404,6 +404,10 @@ class DRAMConfig(ConfigBase):
     """Column-to-column delay within a bank group (CCDL)."""
     t_rtpl_cycles: int = 2
     """Read-to-precharge delay (RTPL)."""
+    rw_turnaround: bool = True
+    """Bus turnaround between reads and writes: a write column command waits tRTW = tCL +
+    burst + 2 - tWL after the last read's, a read tWTR = tWL + burst + tCDLR after the last
+    write's (GPGPU-Sim 4.2; ``False`` = -dram_elimnate_rw_turnaround 1: both 0)."""
 
     @property
     def channel_bytes_per_clock(self) -> int:

@@ -39,6 +39,7 @@ __all__ = [
     "C2050",
     "GTX285",
     "GTX480",
+    "GTX480_3X",
     "GTX980",
     "H100",
     "PRESETS",
@@ -48,7 +49,24 @@ __all__ = [
     "get_preset",
 ]
 
-GTX480 = GPUConfig(name="gtx480")
+GTX480_3X = GPUConfig(name="gtx480")
+"""The GPGPU-Sim 3.2.2 GTX480 configuration (the field defaults; the ``gtx480`` preset before its
+memory system became GPGPU-Sim 4.2's): the base of the other Fermi-era presets, whose memory
+systems keep its unsectored L2, queue sizes and linear mapping, and of the unit tests whose
+memory timelines are worked out by hand for those values."""
+
+SM2_GTX480_MEMORY = ("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                     "BBBCCCCB.CCSSSSSS")
+"""``-gpgpu_mem_addr_mapping`` of GPGPU-Sim 4.2's ``configs/tested-cfgs/SM2_GTX480``."""
+
+GTX480 = replace(
+    GTX480_3X,
+    l2=replace(GTX480_3X.l2, sector_bytes=32, mshr_entries=256, reply_queue_entries=64,
+               dram_queue_entries=64),
+    dram=replace(GTX480_3X.dram, sched_queue_entries=64, addr_mapping=SM2_GTX480_MEMORY,
+                 row_bytes=4096),
+    icnt=replace(GTX480_3X.icnt, eject_buffer_entries=32, flit_bytes=40),
+)
 """NVIDIA GeForce GTX480 (Fermi GF100, CC 2.0), the papers' Fermi baseline.
 
 Source: GPGPU-Sim 3.2.2 ``configs/GTX480/gpgpusim.config`` as listed in
@@ -57,13 +75,20 @@ schedulers, 16 banks, collectors SP 6/SFU 8, L1D 32:128:4 = 16 KB, 48 KB shared 
 12 x 64 KB, 6 GDDR5 channels, 700:700:700:924 MHz) plus the 4.x SM2_GTX480 L1/shared latencies
 35/26 (reference/energy-and-configs.md §4.3); matches warped-compression.md Table 2 and
 wir.md Table II (except WIR's 32 KB L1D and 8 bank groups, which that spec applies itself).
+Memory system since 2026-11-26 (validation/gpgpusim/README.md §7.8): GPGPU-Sim 4.2's
+``SM2_GTX480`` one, the simulator the issue-16 reference numbers come from: sectored L2
+(``S:64:128:8``, 256 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, scheduler queue 64,
+ejection buffer 32, 40-byte flits, its address mapping (4 KiB rows); the L2 starts cold
+(``l2.fill_on_host_copy`` off, README §7.6/§7.8).
 """
 
 C2050 = replace(
     GTX480,
     name="c2050",
     sm=replace(GTX480.sm, n_sms=14, sched_policy=SchedPolicy.LRR),
-    dram=replace(GTX480.dram, return_queue_entries=114),
+    l2=GTX480_3X.l2,
+    dram=replace(GTX480_3X.dram, return_queue_entries=114),
+    icnt=GTX480_3X.icnt,
     clocks=ClockConfig(core_mhz=575.0, icnt_mhz=575.0, l2_mhz=575.0, dram_mhz=750.0),
 )
 """NVIDIA Tesla C2050 (Fermi, CC 2.0), the Register Sharing baseline.
@@ -76,6 +101,7 @@ Source: specs/register-sharing.md §7.2 Table 1 (14 SMs, 8 CTAs, 1536 threads, 4
 GTX285 = replace(
     GTX480,
     name="gtx285",
+    icnt=GTX480_3X.icnt,
     sm=SMConfig(n_sms=30, n_threads_per_warp=32, n_max_threads=1024,
                 n_max_ctas=8, n_max_threads_per_cta=512, n_registers=16384,
                 n_max_regs_per_cta=16384, n_schedulers=1,
@@ -98,9 +124,9 @@ GTX285 = replace(
                 set_index=SetIndexFn.LINEAR),
     shmem=SharedMemConfig(size_bytes=16384, cta_limit_bytes=16384, n_banks=16,
                           latency_cycles=GTX480.shmem.latency_cycles),
-    l2=replace(GTX480.l2, size_bytes=262144, line_bytes=64, ways=8, sector_bytes=64,
+    l2=replace(GTX480_3X.l2, size_bytes=262144, line_bytes=64, ways=8, sector_bytes=64,
                n_slices_per_channel=1),
-    dram=replace(GTX480.dram, n_channels=16, n_transfers_per_clock=2, n_burst_beats=4,
+    dram=replace(GTX480_3X.dram, n_channels=16, n_transfers_per_clock=2, n_burst_beats=4,
                  n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10, t_rcd_cycles=12,
                  t_ras_cycles=28, t_rc_cycles=38, t_ccdl_cycles=2),
     clocks=ClockConfig(core_mhz=1300.0, icnt_mhz=1300.0, l2_mhz=1300.0, dram_mhz=800.0),
@@ -122,6 +148,7 @@ model is ``-o clocks.core_mhz=325 -o pipelines.fp32.initiation_interval_cycles=1
 TABLE8 = replace(
     GTX480,
     name="table8",
+    icnt=GTX480_3X.icnt,
     sm=replace(GTX480.sm, n_max_threads=1024, n_registers=16384, n_max_regs_per_cta=16384),
     pipelines=replace(
         GTX480.pipelines,
@@ -130,8 +157,8 @@ TABLE8 = replace(
                      op_initiation_interval_cycles=tuple(
                          max(2, v) for v in GTX480.pipelines.fp32.op_initiation_interval_cycles)),
     ),
-    l2=replace(GTX480.l2, size_bytes=131072, line_bytes=64, sector_bytes=64),
-    dram=replace(GTX480.dram, n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10,
+    l2=replace(GTX480_3X.l2, size_bytes=131072, line_bytes=64, sector_bytes=64),
+    dram=replace(GTX480_3X.dram, n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10,
                  t_rcd_cycles=12, t_ras_cycles=28, t_rc_cycles=38, t_ccdl_cycles=2),
     clocks=ClockConfig(core_mhz=1400.0, icnt_mhz=700.0, l2_mhz=700.0, dram_mhz=800.0),
 )
@@ -149,6 +176,7 @@ as KB); tRAS 28, tRC 38 as the gtx285 preset; the rest as GTX480. The GDDR5 bus 
 GTX980 = replace(
     GTX480,
     name="gtx980",
+    icnt=GTX480_3X.icnt,
     sm=SMConfig(n_sms=16, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
                 n_max_regs_per_cta=65536, n_schedulers=4,
                 sched_policy=SchedPolicy.GTO, n_max_issue_per_warp=2),
@@ -168,8 +196,8 @@ GTX980 = replace(
     l1d=replace(GTX480.l1d, size_bytes=49152, ways=6, hit_latency_cycles=28,
                 bypass_global=True, set_index=SetIndexFn.LINEAR),
     shmem=SharedMemConfig(size_bytes=98304, cta_limit_bytes=49152, latency_cycles=24),
-    l2=replace(GTX480.l2, size_bytes=524288, ways=16, n_slices_per_channel=1),
-    dram=replace(GTX480.dram, n_channels=4),
+    l2=replace(GTX480_3X.l2, size_bytes=524288, ways=16, n_slices_per_channel=1),
+    dram=replace(GTX480_3X.dram, n_channels=4),
     clocks=ClockConfig(core_mhz=1126.0, icnt_mhz=1126.0, l2_mhz=1126.0, dram_mhz=1750.0),
 )
 """NVIDIA GeForce GTX980 (Maxwell GM204, CC 5.2), the RegLess baseline.

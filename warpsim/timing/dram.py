@@ -1,43 +1,53 @@
-"""DRAM channels: scheduler queue, banks with open rows, GDDR timing, data bus, return queue.
+"""DRAM channels: scheduler queue, banks serving one request each, GDDR timing, return queue.
 
-All times here are DRAM command-clock ticks (``clocks.dram_mhz``). Per tick each channel first
-takes at most one request from each of its L2 slices' miss queues into its scheduler queue
-(``dram.sched_queue_entries``), then issues at most one request's column commands and at most
-one row command pair (GPGPU-Sim issues one column and one row command per DRAM cycle):
+All times here are DRAM command-clock ticks (``clocks.dram_mhz``). Per tick each channel, as
+GPGPU-Sim 4.2's ``dram_t::cycle`` does:
 
-- column commands, for a request to its bank's open row: the bank has no column command
-  scheduled after this tick and is past tRCD, the data bus is free by ``now + CAS`` (tCL for
-  reads, tWL for writes), and for a read the return queue has room. ``frfcfs`` takes the
-  one whose first column command can issue earliest (tCCD after the channel's last column
-  command, tCCDL in its bank group), the oldest among equals; ``fifo`` only the oldest
-  request of the queue;
-- row commands, for a request to a row that is not open: its bank's column commands have all
-  been issued and no queued request wants the bank's open row (FR-FCFS keeps a row open while
-  it has hits). ``frfcfs`` takes the oldest such request, ``fifo`` only the oldest request.
-  PRECHARGE (row open; not before tRAS after the ACTIVATE, tRTPL after a read, tWR after write
-  data) and ACTIVATE (tRP after the precharge, tRC after the bank's previous ACTIVATE, tRRD
-  after the channel's) are planned then; the request becomes a row hit whose column commands
-  wait for tRCD. So one bank's precharge and activate overlap other banks' data transfers.
+1. takes at most one request from each of its L2 slices' miss queues into its scheduler queue
+   (``dram.sched_queue_entries``);
+2. gives at most one bank that holds no request one from the queue (banks visited round robin
+   from the channel's pointer, which then advances). ``frfcfs`` (``frfcfs_scheduler::schedule``,
+   per bank): the bank keeps taking the oldest queued request of its current *row streak*
+   while the queue holds any; a new streak is the bank's open row if a queued request wants
+   it, else the row of the bank's oldest queued request. ``fifo``: only the queue's oldest
+   request, if its bank is free;
+3. issues at most one column command and one row command, visiting the banks that hold a
+   request round robin from the pointer; a row command only before (in that order) a column
+   command. Column command (one atom, ``n_chips_per_channel x bus_width_bytes x
+   n_burst_beats`` bytes; the request leaves the bank after its last): the bank's row is open
+   and is the request's, tCCD after the channel's last column command, tCCDL after its bank
+   group's, a read tRCD after the ACTIVATE and tWTR after the last write command and with
+   room in the return queue, a write tRCDWR after the ACTIVATE and tRTW after the last read
+   command. Row command: ACTIVATE on a precharged bank (tRRD after the channel's last, tRP
+   after the bank's PRECHARGE, tRC after its last ACTIVATE), PRECHARGE on a bank whose open row
+   is not the request's (tRAS after the ACTIVATE, tWTP after a write, a burst after a read,
+   tRTPL after a read of the bank group). Both move the pointer to the next bank.
 
-A request's ``ceil(bytes / atom)`` column commands are planned at once, ``step = max(burst
-ticks, tCCDL)`` apart (tCCD/tCCDL after the channel's previous column command, tCDLR after write
-data for a read). An atom is ``n_chips_per_channel x bus_width_bytes x n_burst_beats`` bytes
-(GTX480: 64 B), a burst occupies the bus ``n_burst_beats / n_transfers_per_clock`` ticks
-(GTX480: 2). Unloaded read of one 128 B line: row hit ``tCL + step + burst`` (17), closed bank
-``tRCD + tCL + step + burst`` (29), row conflict ``tRP + tRCD + tCL + step + burst`` (41) ticks.
-Read data reaches the L2 ``dram.latency_cycles`` core cycles after its last burst.
+tRTW = tCL + burst + 2 - tWL, tWTR = tWL + burst + tCDLR, tWTP = tWL + burst + tWR, tRCDWR =
+tRCD - tWL - 1 (GPGPU-Sim ``memory_config``; ``dram.rw_turnaround = False`` makes tRTW = tWTR
+= 0). A read after reads waits only tCCD; a write after reads waits tRTW, so reads keep the
+bus while any bank has a read ready, and the writes the banks then hold go out together. Data
+of a column command takes the bus tCL (reads) / tWL (writes) after it, for ``burst =
+n_burst_beats / n_transfers_per_clock`` ticks. Unloaded read of one 128 B line (2 atoms, same
+bank: tCCDL apart): row hit ``tCL + tCCDL + burst`` (17), closed bank ``tRCD + ...`` (29),
+row conflict ``tRP + tRCD + ...`` (41) ticks. Read data reaches the L2
+``dram.latency_cycles`` core cycles after its last burst.
 
 Counters (row of the requesting SM): ``dram_reads``/``dram_writes`` count bursts (column
 commands, as GPGPU-Sim's n_rd/n_wr), ``dram_row_hits`` the bursts that found their row open,
 ``dram_busy_cycles`` the DRAM ticks the bus transferred data.
 
-Follows: GPGPU-Sim 4.2 ``dram.cc`` (``dram_t::cycle``: per cycle one column and one row
-command, banks served from their own request; ``issue_row_command`` / ``issue_col_command``) and
-``dram_sched.cc`` (FR-FCFS per bank), timing parameters of ``-gpgpu_dram_timing_opt``,
-reference/gpu-simulators.md §2.
-Assumptions: [A] bank group = bank % n_bank_groups; [A] a request's column commands are
-planned when it is picked (no interleaving with other requests' column commands).
-Deviations: no refresh, no read-to-write bus turnaround, no power-down.
+Follows: GPGPU-Sim 4.2 ``dram.cc`` (``dram_t::cycle``, ``issue_col_command``,
+``issue_row_command``), ``dram_sched.cc`` (``frfcfs_scheduler``), ``gpu-sim.h``
+(``memory_config::init``), timing parameters of ``-gpgpu_dram_timing_opt``,
+reference/gpu-simulators.md §2. Written from their behaviour, no code taken.
+Assumptions: [A] bank group = bank % n_bank_groups (GPGPU-Sim ``dram_bnkgrp_indexing_policy``
+1, lower bits); [A] the fixed ``dram.latency_cycles`` is added after the data instead of
+before the scheduler queue.
+Deviations: no refresh, no power-down, no separate write queue (reads and writes share
+``dram.sched_queue_entries``, GPGPU-Sim's default); a column command also waits until the data
+bus is free when its data would start (GPGPU-Sim does not check; with its derived tRTW/tWTR the
+condition never binds, only with ``dram.rw_turnaround = False``).
 """
 
 from __future__ import annotations
@@ -59,24 +69,35 @@ from warpsim.timing.memconsts import (
     A_DRAM_Q,
     A_DRAM_RET,
     A_L2_MQ,
-    B_ACT_OK,
-    B_BUSY,
-    B_CLAIM,
-    B_COL_OK,
+    B_ACTIVE,
+    B_ADDR,
     B_FRESH,
-    B_PRE_OK,
+    B_G_CCDL_OK,
+    B_G_RTPL_OK,
+    B_INFO,
+    B_LEFT,
+    B_RAS_OK,
+    B_RC_OK,
+    B_RCD_OK,
+    B_RCDWR_OK,
     B_ROW,
+    B_RP_OK,
+    B_RTP_OK,
+    B_STREAK,
+    B_WTP_OK,
     DOM_DRAM,
     DS_FIFO,
     H_BUS_FREE,
+    H_CCD_OK,
     H_DQ_COUNT,
     H_DQ_NEXT_SEQ,
-    H_LAST_ACT,
-    H_LAST_COL,
-    H_LAST_COL_BG,
+    H_HELD,
+    H_PRIO,
     H_RET_COUNT,
     H_RET_HEAD,
-    H_WR_END,
+    H_RRD_OK,
+    H_RTW_OK,
+    H_WTR_OK,
     INT64_MAX,
     K_MQ_COUNT,
     K_MQ_HEAD,
@@ -86,20 +107,23 @@ from warpsim.timing.memconsts import (
     P_DRAM_SCHED,
     P_L2_BASE,
     P_N_BANK_GROUPS,
+    P_N_BANKS,
     P_N_CHANNELS,
     P_SLICES_PER_CHANNEL,
     P_T_CCD,
     P_T_CCDL,
-    P_T_CDLR,
     P_T_CL,
     P_T_RAS,
     P_T_RC,
     P_T_RCD,
+    P_T_RCDWR,
     P_T_RP,
     P_T_RRD,
     P_T_RTPL,
+    P_T_RTW,
     P_T_WL,
-    P_T_WR,
+    P_T_WTP,
+    P_T_WTR,
     PK_WRITE,
     Q_ADDR,
     Q_INFO,
@@ -107,197 +131,215 @@ from warpsim.timing.memconsts import (
 )
 from warpsim.timing.memstate import core_of_tick, first_tick, info_bytes, info_ptype, info_sm
 
-__all__ = ["dram_next_event", "dram_step", "tick_dram"]
+__all__ = ["dram_next_event", "tick_dram"]
 
 
 @jit
-def dram_step(p) -> int:
-    """DRAM ticks between consecutive column commands of one request (same bank)."""
-    ccd = p[P_T_CCDL] if p[P_N_BANK_GROUPS] > 1 else p[P_T_CCD]
-    return max(p[P_BURST_TICKS], ccd)
+def _is_write(info: int) -> bool:
+    return info_ptype(info) == PK_WRITE
 
 
 @jit
-def _cas(p, info: int) -> int:
-    return p[P_T_WL] if info_ptype(info) == PK_WRITE else p[P_T_CL]
+def _first_free_bank(p, dq, bank, ch_s, ch: int) -> int:
+    """The first bank (round robin from the pointer) that holds no request and has a queued
+    one, or -1; ``fifo``: the oldest request's bank if it is free."""
+    nbk = p[P_N_BANKS]
+    prio = ch_s[ch, H_PRIO]
+    if p[P_DRAM_SCHED] == DS_FIFO:
+        oldest = -1
+        for e in range(dq.shape[1]):
+            seq = dq[ch, e, Q_READY]
+            if seq >= 0 and (oldest < 0 or seq < dq[ch, oldest, Q_READY]):
+                oldest = e
+        if oldest < 0:
+            return -1
+        b = addr_bank(p, dq[ch, oldest, Q_ADDR])
+        return b if bank[ch, b, B_LEFT] == 0 else -1
+    best = -1
+    best_r = nbk
+    for e in range(dq.shape[1]):
+        if dq[ch, e, Q_READY] < 0:
+            continue
+        b = addr_bank(p, dq[ch, e, Q_ADDR])
+        if bank[ch, b, B_LEFT] == 0:
+            r = (b - prio) % nbk
+            if r < best_r:
+                best_r = r
+                best = b
+    return best
 
 
 @jit
-def _is_hit(p, dq, bank, ch: int, e: int) -> bool:
-    """Scheduler entry ``e`` targets the open row of its bank."""
-    addr = dq[ch, e, Q_ADDR]
-    return bank[ch, addr_bank(p, addr), B_ROW] == addr_row(p, addr)
+def _bank_pick(p, dq, bank, ch: int, b: int) -> int:
+    """Queue entry bank ``b`` takes next (GPGPU-Sim ``frfcfs_scheduler::schedule``): the oldest
+    request of the bank's row streak; a new streak is the open row if a request wants it, else
+    the row of the bank's oldest request. Updates ``B_STREAK``; -1 if the bank has none."""
+    want = bank[ch, b, B_STREAK]
+    if want < 0:
+        want = bank[ch, b, B_ROW]
+    oldest = -1
+    oldest_want = -1
+    n_want = 0
+    for e in range(dq.shape[1]):
+        seq = dq[ch, e, Q_READY]
+        if seq < 0 or addr_bank(p, dq[ch, e, Q_ADDR]) != b:
+            continue
+        if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
+            oldest = e
+        if addr_row(p, dq[ch, e, Q_ADDR]) == want:
+            n_want += 1
+            if oldest_want < 0 or seq < dq[ch, oldest_want, Q_READY]:
+                oldest_want = e
+    if oldest < 0:
+        return -1
+    if oldest_want < 0:                     # new streak: the row of the oldest request
+        want = addr_row(p, dq[ch, oldest, Q_ADDR])
+        oldest_want = oldest
+        n_want = 0
+        for e in range(dq.shape[1]):
+            if dq[ch, e, Q_READY] >= 0 and addr_bank(p, dq[ch, e, Q_ADDR]) == b and \
+                    addr_row(p, dq[ch, e, Q_ADDR]) == want:
+                n_want += 1
+    bank[ch, b, B_STREAK] = want if n_want > 1 else -1
+    return oldest_want
 
 
 @jit
-def _col_ready(p, dq, bank, ch_s, ret_cap: int, ch: int, e: int, k: int) -> bool:
-    """Entry ``e`` (a row hit) may issue its column commands at tick ``k``: its bank has no
-    column command scheduled after ``k`` and its row is open (tRCD passed), the data bus is free
-    by ``k + CAS`` and, for a read, the return queue has room."""
+def _assign(p, dq, bank, ch_s, ch: int) -> bool:
+    """Give at most one free bank a queued request (scheduler step 2)."""
+    b = _first_free_bank(p, dq, bank, ch_s, ch)
+    if b < 0:
+        return False
+    if p[P_DRAM_SCHED] == DS_FIFO:
+        e = -1
+        for i in range(dq.shape[1]):
+            seq = dq[ch, i, Q_READY]
+            if seq >= 0 and (e < 0 or seq < dq[ch, e, Q_READY]):
+                e = i
+    else:
+        e = _bank_pick(p, dq, bank, ch, b)
     info = dq[ch, e, Q_INFO]
-    b = addr_bank(p, dq[ch, e, Q_ADDR])
-    if bank[ch, b, B_BUSY] > k or bank[ch, b, B_COL_OK] > k or \
-            ch_s[ch, H_BUS_FREE] > k + _cas(p, info):
-        return False
-    if info_ptype(info) != PK_WRITE and ch_s[ch, H_RET_COUNT] >= ret_cap:
-        return False
+    bank[ch, b, B_ADDR] = dq[ch, e, Q_ADDR]
+    bank[ch, b, B_INFO] = info
+    bank[ch, b, B_LEFT] = max(1, (info_bytes(info) + p[P_ATOM_BYTES] - 1) // p[P_ATOM_BYTES])
+    dq[ch, e, Q_READY] = -1
+    ch_s[ch, H_DQ_COUNT] -= 1
+    ch_s[ch, H_HELD] += 1
+    ch_s[ch, H_PRIO] = (ch_s[ch, H_PRIO] + 1) % p[P_N_BANKS]
     return True
 
 
 @jit
-def _oldest(dq, ch: int) -> int:
-    oldest = -1
-    for e in range(dq.shape[1]):
-        seq = dq[ch, e, Q_READY]
-        if seq >= 0 and (oldest < 0 or seq < dq[ch, oldest, Q_READY]):
-            oldest = e
-    return oldest
+def _col_ok(p, bank, ch_s, ch: int, b: int) -> int:
+    """Earliest tick of bank ``b``'s next column command ignoring the return queue, or
+    INT64_MAX when its row is not open."""
+    addr = bank[ch, b, B_ADDR]
+    if bank[ch, b, B_ACTIVE] == 0 or bank[ch, b, B_ROW] != addr_row(p, addr):
+        return INT64_MAX
+    g = b % p[P_N_BANK_GROUPS]
+    t = max(ch_s[ch, H_CCD_OK], bank[ch, g, B_G_CCDL_OK])
+    if _is_write(bank[ch, b, B_INFO]):
+        return max(t, bank[ch, b, B_RCDWR_OK], ch_s[ch, H_RTW_OK],
+                   ch_s[ch, H_BUS_FREE] - p[P_T_WL])
+    return max(t, bank[ch, b, B_RCD_OK], ch_s[ch, H_WTR_OK], ch_s[ch, H_BUS_FREE] - p[P_T_CL])
 
 
 @jit
-def _pick_col(p, dq, bank, ch_s, ret_cap: int, ch: int, k: int) -> int:
-    """Entry whose column commands issue at tick ``k``, or -1: ``frfcfs`` the oldest ready row
-    hit, ``fifo`` the oldest request if it is a ready row hit."""
-    if ch_s[ch, H_BUS_FREE] > k + max(p[P_T_CL], p[P_T_WL]):
-        return -1                                   # no request can use the bus yet
-    if p[P_DRAM_SCHED] == DS_FIFO:
-        e = _oldest(dq, ch)
-        if e >= 0 and _is_hit(p, dq, bank, ch, e) and \
-                _col_ready(p, dq, bank, ch_s, ret_cap, ch, e, k):
-            return e
-        return -1
-    best = -1
-    best_t = 0
-    for e in range(dq.shape[1]):
-        seq = dq[ch, e, Q_READY]
-        if seq < 0:
-            continue
-        if _is_hit(p, dq, bank, ch, e) and _col_ready(p, dq, bank, ch_s, ret_cap, ch, e, k):
-            t = _col_tick(p, dq, bank, ch_s, ch, e, k)
-            if best < 0 or t < best_t or (t == best_t and seq < dq[ch, best, Q_READY]):
-                best = e
-                best_t = t
-    return best
+def _row_ok(p, bank, ch_s, ch: int, b: int) -> int:
+    """Earliest tick of bank ``b``'s next row command, or INT64_MAX when it needs none."""
+    addr = bank[ch, b, B_ADDR]
+    if bank[ch, b, B_ACTIVE] == 0:
+        return max(ch_s[ch, H_RRD_OK], bank[ch, b, B_RP_OK], bank[ch, b, B_RC_OK])
+    if bank[ch, b, B_ROW] == addr_row(p, addr):
+        return INT64_MAX
+    g = b % p[P_N_BANK_GROUPS]
+    return max(bank[ch, b, B_RAS_OK], bank[ch, b, B_WTP_OK], bank[ch, b, B_RTP_OK],
+               bank[ch, g, B_G_RTPL_OK])
 
 
 @jit
-def _col_tick(p, dq, bank, ch_s, ch: int, e: int, k: int) -> int:
-    """Tick of entry ``e``'s first column command if it were issued at ``k`` (tCCD or, in the
-    last command's bank group, tCCDL after it; tCDLR after write data for a read)."""
-    b = addr_bank(p, dq[ch, e, Q_ADDR])
-    ccd = p[P_T_CCDL] if b % p[P_N_BANK_GROUPS] == ch_s[ch, H_LAST_COL_BG] else p[P_T_CCD]
-    col = max(k, bank[ch, b, B_COL_OK], ch_s[ch, H_LAST_COL] + ccd)
-    if info_ptype(dq[ch, e, Q_INFO]) != PK_WRITE:
-        col = max(col, ch_s[ch, H_WR_END] + p[P_T_CDLR])
-    return col
-
-
-@jit
-def _mark_claims(p, dq, bank, ch: int) -> None:
-    """``B_CLAIM`` = 1 for the banks of channel ``ch`` whose open row a queued request wants."""
-    for b in range(bank.shape[1]):
-        bank[ch, b, B_CLAIM] = 0
-    for e in range(dq.shape[1]):
-        if dq[ch, e, Q_READY] >= 0 and _is_hit(p, dq, bank, ch, e):
-            bank[ch, addr_bank(p, dq[ch, e, Q_ADDR]), B_CLAIM] = 1
-
-
-@jit
-def _pick_row(p, dq, bank, ch: int, k: int) -> int:
-    """Entry whose bank gets PRECHARGE/ACTIVATE at tick ``k``, or -1: the oldest request to a
-    row that is not open, in a bank whose column commands are all issued and whose open row no
-    queued request wants (FR-FCFS keeps a row open while it has hits); ``fifo``: only the
-    oldest request."""
-    if p[P_DRAM_SCHED] == DS_FIFO:
-        e = _oldest(dq, ch)
-        if e < 0 or _is_hit(p, dq, bank, ch, e) or \
-                bank[ch, addr_bank(p, dq[ch, e, Q_ADDR]), B_BUSY] > k:
-            return -1
-        return e
-    _mark_claims(p, dq, bank, ch)
-    best = -1
-    for e in range(dq.shape[1]):
-        seq = dq[ch, e, Q_READY]
-        if seq < 0 or (best >= 0 and seq > dq[ch, best, Q_READY]):
-            continue
-        b = addr_bank(p, dq[ch, e, Q_ADDR])
-        if bank[ch, b, B_CLAIM] == 0 and bank[ch, b, B_BUSY] <= k:
-            best = e
-    return best
-
-
-@jit
-def _issue_row(p, dq, bank, ch_s, counters, ch: int, e: int, k: int) -> None:
-    """PRECHARGE (if a row is open; not before tRAS after its ACTIVATE, tRTPL after a read,
-    tWR after write data) and ACTIVATE (tRP after the precharge, tRC after the bank's previous
-    ACTIVATE, tRRD after the channel's) for entry ``e``, planned from tick ``k``."""
-    addr = dq[ch, e, Q_ADDR]
-    sm = info_sm(dq[ch, e, Q_INFO])
-    b = addr_bank(p, addr)
-    t_act = k
-    if bank[ch, b, B_ROW] >= 0:
-        t_act = max(k, bank[ch, b, B_PRE_OK]) + p[P_T_RP]
-        counters[sm, C_DRAM_PRECHARGES] += 1
-    t_act = max(t_act, bank[ch, b, B_ACT_OK], ch_s[ch, H_LAST_ACT] + p[P_T_RRD])
-    counters[sm, C_DRAM_ACTIVATES] += 1
-    ch_s[ch, H_LAST_ACT] = t_act
-    bank[ch, b, B_ACT_OK] = t_act + p[P_T_RC]
-    bank[ch, b, B_PRE_OK] = t_act + p[P_T_RAS]
-    bank[ch, b, B_COL_OK] = t_act + p[P_T_RCD]
-    bank[ch, b, B_ROW] = addr_row(p, addr)
-    bank[ch, b, B_FRESH] = 1
-
-
-@jit
-def _issue_col(p, clk, dq, bank, ch_s, ret, act, counters, ch: int, e: int,
-               k: int) -> None:
-    """Plan the column commands of entry ``e`` (a row hit) from tick ``k`` and retire it."""
-    addr = dq[ch, e, Q_ADDR]
-    info = dq[ch, e, Q_INFO]
+def _issue_col(p, clk, bank, ch_s, ret, act, counters, ch: int, b: int, k: int) -> None:
+    """One column command of bank ``b``'s request at tick ``k``; retire it after its last."""
+    addr = bank[ch, b, B_ADDR]
+    info = bank[ch, b, B_INFO]
     sm = info_sm(info)
-    is_write = info_ptype(info) == PK_WRITE
-    b = addr_bank(p, addr)
-    bg = b % p[P_N_BANK_GROUPS]
-    n_bursts = max(1, (info_bytes(info) + p[P_ATOM_BYTES] - 1) // p[P_ATOM_BYTES])
-    ccd = p[P_T_CCDL] if bg == ch_s[ch, H_LAST_COL_BG] else p[P_T_CCD]
-    col = max(k, bank[ch, b, B_COL_OK], ch_s[ch, H_LAST_COL] + ccd)
-    if not is_write:
-        col = max(col, ch_s[ch, H_WR_END] + p[P_T_CDLR])
-    cas = _cas(p, info)
-    data_start = max(col + cas, ch_s[ch, H_BUS_FREE])
-    col = data_start - cas
-    step = dram_step(p)
-    last_col = col + (n_bursts - 1) * step
-    data_end = data_start + (n_bursts - 1) * step + p[P_BURST_TICKS]
-    bank[ch, b, B_BUSY] = last_col
-    ch_s[ch, H_LAST_COL] = last_col
-    ch_s[ch, H_LAST_COL_BG] = bg
-    ch_s[ch, H_BUS_FREE] = data_end
-    nbytes = n_bursts * p[P_ATOM_BYTES]
-    counters[sm, C_DRAM_ROW_HITS] += n_bursts - bank[ch, b, B_FRESH]
+    g = b % p[P_N_BANK_GROUPS]
+    burst = p[P_BURST_TICKS]
+    ch_s[ch, H_CCD_OK] = k + p[P_T_CCD]
+    bank[ch, g, B_G_CCDL_OK] = k + p[P_T_CCDL]
+    counters[sm, C_DRAM_ROW_HITS] += 1 - bank[ch, b, B_FRESH]
     bank[ch, b, B_FRESH] = 0
-    counters[sm, C_DRAM_BUSY_CYCLES] += n_bursts * p[P_BURST_TICKS]
-    if is_write:
-        bank[ch, b, B_PRE_OK] = max(bank[ch, b, B_PRE_OK], data_end + p[P_T_WR])
-        ch_s[ch, H_WR_END] = data_end
-        counters[sm, C_DRAM_WRITES] += n_bursts
-        counters[sm, C_DRAM_WRITE_BYTES] += nbytes
+    counters[sm, C_DRAM_BUSY_CYCLES] += burst
+    if _is_write(info):
+        data_end = k + p[P_T_WL] + burst
+        ch_s[ch, H_WTR_OK] = k + p[P_T_WTR]
+        bank[ch, b, B_WTP_OK] = k + p[P_T_WTP]
+        counters[sm, C_DRAM_WRITES] += 1
+        counters[sm, C_DRAM_WRITE_BYTES] += p[P_ATOM_BYTES]
     else:
-        bank[ch, b, B_PRE_OK] = max(bank[ch, b, B_PRE_OK], last_col + p[P_T_RTPL])
-        counters[sm, C_DRAM_READS] += n_bursts
-        counters[sm, C_DRAM_READ_BYTES] += nbytes
+        data_end = k + p[P_T_CL] + burst
+        ch_s[ch, H_RTW_OK] = k + p[P_T_RTW]
+        bank[ch, b, B_RTP_OK] = k + burst
+        bank[ch, g, B_G_RTPL_OK] = k + p[P_T_RTPL]
+        counters[sm, C_DRAM_READS] += 1
+        counters[sm, C_DRAM_READ_BYTES] += p[P_ATOM_BYTES]
+    ch_s[ch, H_BUS_FREE] = data_end
+    bank[ch, b, B_LEFT] -= 1
+    if bank[ch, b, B_LEFT] > 0:
+        return
+    ch_s[ch, H_HELD] -= 1
+    act[A_DRAM_Q] -= 1
+    if not _is_write(info):
         cap = ret.shape[1]
         i = (ch_s[ch, H_RET_HEAD] + ch_s[ch, H_RET_COUNT]) % cap
-        num = clk[0, DOM_DRAM]
-        den = clk[1, DOM_DRAM]
         ret[ch, i, Q_ADDR] = addr
         ret[ch, i, Q_INFO] = info
-        ret[ch, i, Q_READY] = core_of_tick(data_end, num, den) + p[P_DRAM_LATENCY]
+        ret[ch, i, Q_READY] = core_of_tick(data_end, clk[0, DOM_DRAM], clk[1, DOM_DRAM]) + \
+            p[P_DRAM_LATENCY]
         ch_s[ch, H_RET_COUNT] += 1
         act[A_DRAM_RET] += 1
-    dq[ch, e, Q_READY] = -1
-    ch_s[ch, H_DQ_COUNT] -= 1
-    act[A_DRAM_Q] -= 1
+
+
+@jit
+def _issue_row(p, bank, ch_s, counters, ch: int, b: int, k: int) -> None:
+    """ACTIVATE (bank precharged) or PRECHARGE (another row open) for bank ``b`` at ``k``."""
+    sm = info_sm(bank[ch, b, B_INFO])
+    if bank[ch, b, B_ACTIVE] == 0:
+        bank[ch, b, B_ROW] = addr_row(p, bank[ch, b, B_ADDR])
+        bank[ch, b, B_ACTIVE] = 1
+        bank[ch, b, B_FRESH] = 1
+        ch_s[ch, H_RRD_OK] = k + p[P_T_RRD]
+        bank[ch, b, B_RCD_OK] = k + p[P_T_RCD]
+        bank[ch, b, B_RCDWR_OK] = k + p[P_T_RCDWR]
+        bank[ch, b, B_RAS_OK] = k + p[P_T_RAS]
+        bank[ch, b, B_RC_OK] = k + p[P_T_RC]
+        counters[sm, C_DRAM_ACTIVATES] += 1
+    else:
+        bank[ch, b, B_ACTIVE] = 0
+        bank[ch, b, B_RP_OK] = k + p[P_T_RP]
+        counters[sm, C_DRAM_PRECHARGES] += 1
+    ch_s[ch, H_PRIO] = (b + 1) % p[P_N_BANKS]
+
+
+@jit
+def _commands(p, clk, bank, ch_s, ret, act, counters, ch: int, k: int) -> bool:
+    """At most one column and one row command at tick ``k`` (scheduler step 3)."""
+    nbk = p[P_N_BANKS]
+    col = False
+    row = False
+    ret_full = ch_s[ch, H_RET_COUNT] >= ret.shape[1]
+    for i in range(nbk):
+        b = (i + ch_s[ch, H_PRIO]) % nbk
+        if bank[ch, b, B_LEFT] == 0:
+            continue
+        if not col and _col_ok(p, bank, ch_s, ch, b) <= k and \
+                not (ret_full and not _is_write(bank[ch, b, B_INFO])):
+            _issue_col(p, clk, bank, ch_s, ret, act, counters, ch, b, k)
+            col = True
+        elif not col and not row and _row_ok(p, bank, ch_s, ch, b) <= k:
+            _issue_row(p, bank, ch_s, counters, ch, b, k)
+            row = True
+    return col or row
 
 
 @jit
@@ -340,16 +382,11 @@ def tick_dram(p, clk, ca, dq, bank, ch_s, ret, act, counters, k: int, cycle: int
             waiting += ca.cnt[s + p[P_L2_BASE], K_MQ_COUNT]
         if waiting > 0 and _admit(p, ca, dq, ch_s, act, ch, k, cycle):
             progress = True
-        if ch_s[ch, H_DQ_COUNT] > 0:
-            e = _pick_col(p, dq, bank, ch_s, ret.shape[1], ch, k)
-            if e >= 0:
-                _issue_col(p, clk, dq, bank, ch_s, ret, act, counters, ch, e, k)
-                progress = True
-        if ch_s[ch, H_DQ_COUNT] > 0:
-            e = _pick_row(p, dq, bank, ch, k)
-            if e >= 0:
-                _issue_row(p, dq, bank, ch_s, counters, ch, e, k)
-                progress = True
+        if ch_s[ch, H_DQ_COUNT] > 0 and ch_s[ch, H_HELD] < p[P_N_BANKS] and \
+                _assign(p, dq, bank, ch_s, ch):
+            progress = True
+        if ch_s[ch, H_HELD] > 0 and _commands(p, clk, bank, ch_s, ret, act, counters, ch, k):
+            progress = True
     return progress
 
 
@@ -371,18 +408,15 @@ def dram_next_event(p, clk, ca, dq, bank, ch_s, act, cycle: int) -> int:
                 if ca.cnt[c, K_MQ_COUNT] > 0:
                     r = max(ca.mq[c, ca.cnt[c, K_MQ_HEAD], Q_READY], cycle)
                     ev = min(ev, core_of_tick(first_tick(r, num, den), num, den))
-        if ch_s[ch, H_DQ_COUNT] == 0:
+        if ch_s[ch, H_DQ_COUNT] > 0 and ch_s[ch, H_HELD] < p[P_N_BANKS] and \
+                _first_free_bank(p, dq, bank, ch_s, ch) >= 0:
+            return cycle
+        if ch_s[ch, H_HELD] == 0:
             continue
-        _mark_claims(p, dq, bank, ch)
-        for e in range(dq.shape[1]):
-            if dq[ch, e, Q_READY] < 0:
+        for b in range(p[P_N_BANKS]):
+            if bank[ch, b, B_LEFT] == 0:
                 continue
-            b = addr_bank(p, dq[ch, e, Q_ADDR])
-            t = max(k0, bank[ch, b, B_BUSY])
-            if _is_hit(p, dq, bank, ch, e):
-                t = max(t, bank[ch, b, B_COL_OK],
-                        ch_s[ch, H_BUS_FREE] - _cas(p, dq[ch, e, Q_INFO]))
-            elif bank[ch, b, B_CLAIM] != 0 and p[P_DRAM_SCHED] != DS_FIFO:
-                continue                    # waits for the bank's row hits (their times count)
-            ev = min(ev, core_of_tick(t, num, den))
+            t = min(_col_ok(p, bank, ch_s, ch, b), _row_ok(p, bank, ch_s, ch, b))
+            if t < INT64_MAX:
+                ev = min(ev, core_of_tick(max(t, k0), num, den))
     return ev

@@ -6,7 +6,11 @@ no data: 1 flit; a 128 B reply with 32 B flits: 5). Every input and every output
 flit per tick, so a packet holds its input and its output port for ``flits`` ticks. A packet
 granted at tick ``t`` arrives at tick ``t + icnt.latency_cycles + flits - 1`` and is pushed into
 the destination queue at grant time (the grant reserves the slot: ROP queue of the slice,
-ejection buffer of the SM), so a full destination back-pressures the source.
+ejection buffer of the SM), so a full destination back-pressures the source. A slice's ROP
+queue is GPGPU-Sim 4.2's pair of an unbounded ROP delay line and the icnt_L2 queue of
+``l2.rop_queue_entries`` sector requests behind it: the slice takes a packet while the
+requests past the delay leave room for one line's sectors (until 2026-11-26 the delay itself
+counted against ``l2.rop_queue_entries``, capping a slice at 64 / 120 packets per cycle).
 
 Arbitration per tick: inputs are visited in round-robin order starting at ``tick % n_inputs``
 (``ICNT_ARBITRATION = ARB_ROUND_ROBIN``; ``ARB_FIXED`` starts at input 0); an input whose port is
@@ -38,6 +42,8 @@ from warpsim.timing.memconsts import (
     A_ROP,
     ARB_ROUND_ROBIN,
     DOM_ICNT,
+    G_LINE_SHIFT,
+    G_SECTOR_SHIFT,
     INT64_MAX,
     K_MQ_COUNT,
     K_MQ_HEAD,
@@ -46,8 +52,10 @@ from warpsim.timing.memconsts import (
     P_FLIT_BYTES,
     P_ICNT_ARB,
     P_ICNT_LATENCY,
+    P_L2_BASE,
     P_N_SLICES,
     P_N_SMS,
+    P_ROP_ENTRIES,
     P_ROP_LATENCY,
     PK_READ,
     Q_ADDR,
@@ -61,6 +69,7 @@ from warpsim.timing.memconsts import (
     X_REQ_OUT_BUSY,
     X_ROP_COUNT,
     X_ROP_HEAD,
+    X_ROP_SEC,
     X_RQ_COUNT,
     X_RQ_HEAD,
 )
@@ -80,6 +89,39 @@ def request_flits(p, info: int) -> int:
 def reply_flits(p, info: int) -> int:
     """Flits of a reply packet (header plus the data the request asked for)."""
     return (MEM_CTRL_BYTES + info_bytes(info) + p[P_FLIT_BYTES] - 1) // p[P_FLIT_BYTES]
+
+
+@jit
+def _rop_room(p, ca, sl_s, rop, dst: int, cycle: int) -> bool:
+    """Slice ``dst`` takes a packet (GPGPU-Sim 4.2 ``memory_sub_partition``): requests wait out
+    the ROP delay in an unbounded delay line, then in the icnt_L2 queue of
+    ``l2.rop_queue_entries`` sector requests; a packet is taken while that queue has room for
+    one line's sectors. The ring's entries are in arrival order and their ready times do not
+    decrease, so the entries past the delay are a prefix."""
+    cnt = sl_s[dst, X_ROP_COUNT]
+    if cnt >= rop.shape[1]:
+        return False
+    c = dst + p[P_L2_BASE]
+    shift = ca.geo[c, G_LINE_SHIFT]
+    sh = ca.geo[c, G_SECTOR_SHIFT]
+    per_line = 1 << (shift - sh)
+    cap = p[P_ROP_ENTRIES]
+    if (cnt + 1) * per_line <= cap:
+        return True                                 # even if every entry were past the delay
+    used = 0
+    head = sl_s[dst, X_ROP_HEAD]
+    for j in range(cnt):
+        slot = (head + j) % rop.shape[1]
+        if rop[dst, slot, Q_READY] > cycle:
+            break
+        n = 1
+        if sh < shift:
+            first = (rop[dst, slot, Q_ADDR] >> sh) & (per_line - 1)
+            n = min(max(1, info_bytes(rop[dst, slot, Q_INFO]) >> sh), per_line - first)
+            if j == 0:
+                n -= sl_s[dst, X_ROP_SEC]
+        used += n
+    return used + per_line <= cap
 
 
 @jit
@@ -106,8 +148,7 @@ def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) ->
                 continue
             addr = ca.mq[c, i, Q_ADDR]
             dst = addr_slice(p, addr)
-            if sl_s[dst, X_REQ_OUT_BUSY] > k or \
-                    sl_s[dst, X_ROP_COUNT] >= rop.shape[1]:
+            if sl_s[dst, X_REQ_OUT_BUSY] > k or not _rop_room(p, ca, sl_s, rop, dst, cycle):
                 continue
             info = ca.mq[c, i, Q_INFO]
             flits = request_flits(p, info)

@@ -220,20 +220,32 @@ def _mshr_replies(ca, c: int, m: int) -> tuple[int, bool]:
 
 
 @jit
-def _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, i: int, addr: int,
-              cycle: int) -> bool:
-    """Sectored L2: the DRAM data of one sector; one reply per merged read."""
+def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
+    """Handle the DRAM data at the head of channel ``ch``'s return queue if it is for slice
+    ``s`` (a line, or one sector of a sectored L2); one reply per merged read. False when
+    there is none or it must wait."""
     c = s + p[P_L2_BASE]
-    sh = ca.geo[c, G_SECTOR_SHIFT]
-    line = addr >> ca.geo[c, G_LINE_SHIFT]
-    k_sec = (addr >> sh) & ((1 << (ca.geo[c, G_LINE_SHIFT] - sh)) - 1)
-    m = mshr_find(ca, c, addr >> sh)
+    i = ch_s[ch, H_RET_HEAD]
+    addr = ret[ch, i, Q_ADDR]
+    if ret[ch, i, Q_READY] > cycle or addr_slice(p, addr) != s:
+        return False
+    shift = ca.geo[c, G_LINE_SHIFT]
+    sh = ca.geo[c, G_SECTOR_SHIFT]              # == shift when the L2 is not sectored
+    line = addr >> shift
+    m = mshr_find(ca, c, addr >> sh)            # MSHRs keyed by sector (line) address
     if m >= 0:
         n = ca.mshr_n_req[c, m]
         n_replies, dirty = _mshr_replies(ca, c, m)
         if _rq_free(rq, sl_s, s) < n_replies:
             return False
-        sec_fill(ca, c, line, k_sec, dirty)
+        if sh < shift:
+            sec_fill(ca, c, line, (addr >> sh) & ((1 << (shift - sh)) - 1), dirty)
+        else:
+            victim = cache_fill(ca, c, line, dirty)
+            if victim == -2:
+                return False
+            if victim >= 0:
+                _writeback(ca, act, c, victim, info_sm(ca.mshr_req[c, m, 0]), cycle + 1)
         for k in range(n):
             info = ca.mshr_req[c, m, k]
             if info_ptype(info) != PK_WRITE:
@@ -247,32 +259,46 @@ def _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, i: int, addr: in
 
 
 @jit
-def _access_sec(ca, rop, rq, sl_s, act, counters, s: int, c: int, i: int,
-                cycle: int) -> bool:
-    """Sectored L2: look up the next sector of the ROP queue's head packet (one sector per L2
-    tick, as GPGPU-Sim 4.2 splits a request into sector requests before the ROP queue). The
-    packet's sectors: ``bytes / sector_bytes`` of them from the one its address falls in
-    ([A] a write or atomic of n sectors covers the line's first n)."""
+def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
+    """Look up the request at the head of slice ``s``'s ROP queue; False when it must wait
+    without counting anything. A sectored L2 looks up one sector of the packet per L2 tick (as
+    GPGPU-Sim 4.2 splits a request into sector requests before the ROP queue): ``bytes /
+    sector_bytes`` sectors from the one its address falls in ([A] a write or atomic of n
+    sectors covers the line's first n); the packet leaves after its last."""
+    c = s + p[P_L2_BASE]
+    i = sl_s[s, X_ROP_HEAD]
+    if rop[s, i, Q_READY] > cycle:
+        return False
     addr = rop[s, i, Q_ADDR]
     info = rop[s, i, Q_INFO]
     sm = info_sm(info)
     pt = info_ptype(info)
     shift = ca.geo[c, G_LINE_SHIFT]
     sh = ca.geo[c, G_SECTOR_SHIFT]
-    per_line = 1 << (shift - sh)
-    first = (addr >> sh) & (per_line - 1)
-    n = min(max(1, info_bytes(info) >> sh), per_line - first)
-    k_sec = first + sl_s[s, X_ROP_SEC]
+    sectored = sh < shift
     line = addr >> shift
-    sec_addr = (line << shift) + (k_sec << sh)
-    sec_info = _with_bytes(info, 1 << sh)
+    n = 1
+    k_sec = 0
+    req_addr = addr                             # what a hit replies / a write forwards
+    req_info = info
+    if sectored:
+        per_line = 1 << (shift - sh)
+        first = (addr >> sh) & (per_line - 1)
+        n = min(max(1, info_bytes(info) >> sh), per_line - first)
+        k_sec = first + sl_s[s, X_ROP_SEC]
+        req_addr = (line << shift) + (k_sec << sh)
+        req_info = _with_bytes(info, 1 << sh)
     if pt == PK_WRITE:
         if mq_free(ca, c) < 2:
             counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
-            return True
-        hit, fwd, victim, vbytes = sec_write(ca, c, line, k_sec, ca.geo[c, G_WRITE_POLICY])
+            return True  # a counter changed: report progress (see memsys.tick_memsys)
+        if sectored:
+            hit, fwd, victim, vbytes = sec_write(ca, c, line, k_sec, ca.geo[c, G_WRITE_POLICY])
+        else:
+            hit, fwd, victim = cache_write(ca, c, line, ca.geo[c, G_WRITE_POLICY], info)
+            vbytes = 1 << shift
         if fwd:
-            _to_dram(ca, act, c, sec_addr, sec_info, cycle + 1)
+            _to_dram(ca, act, c, req_addr, req_info, cycle + 1)
         if victim >= 0:
             _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
         counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
@@ -282,22 +308,29 @@ def _access_sec(ca, rop, rq, sl_s, act, counters, s: int, c: int, i: int,
     else:
         if _rq_free(rq, sl_s, s) < 1:
             return False
-        status, victim, vbytes = sec_read(ca, c, line, k_sec, sec_info)
+        if sectored:
+            status, victim, vbytes = sec_read(ca, c, line, k_sec, req_info)
+        else:
+            status, victim = cache_read(ca, c, line, info)
+            vbytes = 1 << shift
         if status == R_RESERVATION_FAIL:
             counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
-            return True
+            return True  # a counter changed: report progress (see memsys.tick_memsys)
         counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
         if status == R_HIT:
             if pt == PK_ATOMIC:
-                sec_write(ca, c, line, k_sec, WP_WRITE_BACK)
-            _rq_push(rq, sl_s, act, s, sec_addr, sec_info, cycle + 1)
+                if sectored:
+                    sec_write(ca, c, line, k_sec, WP_WRITE_BACK)
+                else:
+                    cache_write(ca, c, line, WP_WRITE_BACK, info)
+            _rq_push(rq, sl_s, act, s, req_addr, req_info, cycle + 1)
         elif status == R_HIT_RESERVED:
             counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
         elif status == R_MISS:
             counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
             act[A_MSHR] += 1
-            _to_dram(ca, act, c, sec_addr, pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0),
-                     cycle + 1)
+            _to_dram(ca, act, c, (line << shift) + (k_sec << sh),
+                     pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0), cycle + 1)
             if victim >= 0:
                 _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
     if sl_s[s, X_ROP_SEC] + 1 < n:
@@ -305,100 +338,6 @@ def _access_sec(ca, rop, rq, sl_s, act, counters, s: int, c: int, i: int,
         return True
     sl_s[s, X_ROP_SEC] = 0
     sl_s[s, X_ROP_HEAD] = (i + 1) % rop.shape[1]
-    sl_s[s, X_ROP_COUNT] -= 1
-    act[A_ROP] -= 1
-    return True
-
-
-@jit
-def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
-    """Handle the DRAM data at the head of channel ``ch``'s return queue if it is for slice
-    ``s``; False when there is none or it must wait."""
-    cap = ret.shape[1]
-    c = s + p[P_L2_BASE]
-    i = ch_s[ch, H_RET_HEAD]
-    addr = ret[ch, i, Q_ADDR]
-    if ret[ch, i, Q_READY] > cycle or addr_slice(p, addr) != s:
-        return False
-    if ca.geo[c, G_SECTOR_SHIFT] < ca.geo[c, G_LINE_SHIFT]:
-        return _fill_sec(p, ca, ret, ch_s, rq, sl_s, act, s, ch, i, addr, cycle)
-    line = addr >> ca.geo[c, G_LINE_SHIFT]
-    m = mshr_find(ca, c, line)
-    if m >= 0:
-        n = ca.mshr_n_req[c, m]
-        n_replies, dirty = _mshr_replies(ca, c, m)
-        if _rq_free(rq, sl_s, s) < n_replies:
-            return False
-        victim = cache_fill(ca, c, line, dirty)
-        if victim == -2:
-            return False
-        first = ca.mshr_req[c, m, 0]
-        if victim >= 0:
-            _writeback(ca, act, c, victim, info_sm(first), cycle + 1)
-        for k in range(n):
-            info = ca.mshr_req[c, m, k]
-            if info_ptype(info) != PK_WRITE:
-                _rq_push(rq, sl_s, act, s, addr, info, cycle + 1)
-        mshr_free(ca, c, m)
-        act[A_MSHR] -= 1
-    ch_s[ch, H_RET_HEAD] = (i + 1) % cap
-    ch_s[ch, H_RET_COUNT] -= 1
-    act[A_DRAM_RET] -= 1
-    return True
-
-
-@jit
-def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
-    """Look up the request at the head of slice ``s``'s ROP queue; False when it must wait
-    without counting anything."""
-    cap = rop.shape[1]
-    c = s + p[P_L2_BASE]
-    i = sl_s[s, X_ROP_HEAD]
-    if rop[s, i, Q_READY] > cycle:
-        return False
-    if ca.geo[c, G_SECTOR_SHIFT] < ca.geo[c, G_LINE_SHIFT]:
-        return _access_sec(ca, rop, rq, sl_s, act, counters, s, c, i, cycle)
-    addr = rop[s, i, Q_ADDR]
-    info = rop[s, i, Q_INFO]
-    sm = info_sm(info)
-    pt = info_ptype(info)
-    line = addr >> ca.geo[c, G_LINE_SHIFT]
-    if pt == PK_WRITE:
-        if mq_free(ca, c) < 2:
-            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
-            return True  # a counter changed: report progress (see memsys.tick_memsys)
-        hit, fwd, victim = cache_write(ca, c, line, ca.geo[c, G_WRITE_POLICY], info)
-        if fwd:
-            _to_dram(ca, act, c, addr, info, cycle + 1)
-        if victim >= 0:
-            _writeback(ca, act, c, victim, sm, cycle + 1)
-        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
-        counters[sm, C_L2_TOTAL_CACHE_WRITES] += 1
-        if not hit:
-            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
-    else:
-        if _rq_free(rq, sl_s, s) < 1:
-            return False
-        status, victim = cache_read(ca, c, line, info)
-        if status == R_RESERVATION_FAIL:
-            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
-            return True  # a counter changed: report progress (see memsys.tick_memsys)
-        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
-        if status == R_HIT:
-            if pt == PK_ATOMIC:
-                cache_write(ca, c, line, WP_WRITE_BACK, info)
-            _rq_push(rq, sl_s, act, s, addr, info, cycle + 1)
-        elif status == R_HIT_RESERVED:
-            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
-        elif status == R_MISS:
-            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
-            act[A_MSHR] += 1
-            shift = ca.geo[c, G_LINE_SHIFT]
-            _to_dram(ca, act, c, line << shift, pack_info(sm, PK_READ, SRC_NONE, 1 << shift, 0),
-                     cycle + 1)
-            if victim >= 0:
-                _writeback(ca, act, c, victim, sm, cycle + 1)
-    sl_s[s, X_ROP_HEAD] = (i + 1) % cap
     sl_s[s, X_ROP_COUNT] -= 1
     act[A_ROP] -= 1
     return True

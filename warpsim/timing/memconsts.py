@@ -176,7 +176,19 @@ P_BANK_MASK = 31
 """Bank bits of the in-channel address (``dram.addr_mapping``); 0 = the linear mapping."""
 P_ROW_MASK = 32
 """Row bits of the in-channel address (with ``P_BANK_MASK``)."""
-N_PARAMS = 33
+P_T_RTW = 33
+"""Read-to-write turnaround ``tCL + burst + 2 - tWL`` (GPGPU-Sim ``tRTW``; 0 with
+``dram.rw_turnaround`` off)."""
+P_T_WTR = 34
+"""Write-to-read turnaround ``tWL + burst + tCDLR`` (GPGPU-Sim ``tWTR``; 0 likewise)."""
+P_T_WTP = 35
+"""Write to PRECHARGE ``tWL + burst + tWR`` (GPGPU-Sim ``tWTP``)."""
+P_T_RCDWR = 36
+"""ACTIVATE to write column command ``tRCD - (tWL + 1)`` (GPGPU-Sim ``tRCDWR``)."""
+P_ROP_ENTRIES = 37
+"""``l2.rop_queue_entries``: sector requests the slice's queue after the ROP delay holds
+(GPGPU-Sim's icnt_L2 queue); the ring ``MemState.rop`` is longer by the delay line."""
+N_PARAMS = 38
 
 # -- indices of ``MemState.act`` (items in flight per structure, for cheap idle checks) --------
 A_L1_MQ = 0
@@ -194,7 +206,8 @@ N_ACT = 10
 __all__ += [
     "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_MQ", "A_L2_MQ",
     "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
-    "P_ATOM_BYTES", "P_BANK_MASK", "P_BURST_TICKS", "P_CHAN_SHIFT", "P_ROW_MASK",
+    "P_ATOM_BYTES", "P_BANK_MASK", "P_ROP_ENTRIES", "P_T_RCDWR", "P_T_RTW", "P_T_WTP", "P_T_WTR",
+    "P_BURST_TICKS", "P_CHAN_SHIFT", "P_ROW_MASK",
     "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
     "P_FLIT_BYTES", "P_ICNT_ARB", "P_ICNT_LATENCY", "P_L2_BASE", "P_L2_LINE_BYTES", "P_N_BANKS",
     "P_N_BANK_GROUPS", "P_N_CHANNELS", "P_N_SLICES", "P_N_SMS", "P_ROP_LATENCY", "P_ROW_BYTES",
@@ -277,34 +290,57 @@ H_DQ_NEXT_SEQ = 1
 H_RET_HEAD = 2
 H_RET_COUNT = 3
 H_BUS_FREE = 4
-H_LAST_ACT = 5
-H_LAST_COL = 6
-H_LAST_COL_BG = 7
-H_WR_END = 8
-N_CHANNEL_SCALARS = 9
-# per-bank state: bank[channel, bank, B_*]
+H_RRD_OK = 5
+"""Earliest ACTIVATE (tRRD after the channel's last one)."""
+H_CCD_OK = 6
+"""Earliest column command (tCCD after the channel's last one)."""
+H_PRIO = 7
+"""Bank the round robin starts from (GPGPU-Sim ``dram_t::prio``)."""
+H_WTR_OK = 8
+"""Earliest read column command (tWTR after the last write column command)."""
+H_RTW_OK = 9
+"""Earliest write column command (tRTW after the last read column command)."""
+H_HELD = 10
+"""Banks holding a request (``B_LEFT > 0``)."""
+N_CHANNEL_SCALARS = 11
+# per-bank state: bank[channel, bank, B_*] (DRAM ticks)
 B_ROW = 0
-B_BUSY = 1
-B_ACT_OK = 2
-B_PRE_OK = 3
-B_COL_OK = 4
-B_FRESH = 5
-"""1 after an ACTIVATE until the first column command to the new row (that command's first
-burst is not a row hit)."""
-B_CLAIM = 6
-"""Scratch of one DRAM tick: 1 when a queued request hits the bank's open row (the row
-scheduler must not close it)."""
-N_BANK_FIELDS = 7
+"""Row of the last ACTIVATE (-1 = none yet); open when ``B_ACTIVE``."""
+B_ACTIVE = 1
+B_ADDR = 2
+"""Address of the request the bank serves (valid while ``B_LEFT > 0``)."""
+B_INFO = 3
+B_LEFT = 4
+"""Column commands the bank's request still needs (0 = the bank holds no request)."""
+B_STREAK = 5
+"""Row whose queued requests the bank keeps taking (GPGPU-Sim ``m_last_row``; -1 = none)."""
+B_RCD_OK = 6
+B_RCDWR_OK = 7
+B_RAS_OK = 8
+B_RC_OK = 9
+B_RP_OK = 10
+B_WTP_OK = 11
+B_RTP_OK = 12
+B_FRESH = 13
+"""1 after an ACTIVATE until the first column command to the new row (that command's burst is
+not a row hit)."""
+B_G_CCDL_OK = 14
+"""In row ``g < n_bank_groups``: bank group g's earliest column command (tCCDL)."""
+B_G_RTPL_OK = 15
+"""In row ``g < n_bank_groups``: bank group g's earliest PRECHARGE after a read (tRTPL)."""
+N_BANK_FIELDS = 16
 
 __all__ += [
-    "B_ACT_OK", "B_BUSY", "B_CLAIM", "B_COL_OK", "B_FRESH", "B_PRE_OK", "B_ROW",
+    "B_ACTIVE", "B_ADDR", "B_FRESH", "B_G_CCDL_OK", "B_G_RTPL_OK", "B_INFO", "B_LEFT",
+    "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_ROW", "B_RP_OK", "B_RTP_OK", "B_STREAK",
+    "B_WTP_OK", "H_CCD_OK", "H_HELD", "H_PRIO", "H_RRD_OK", "H_RTW_OK", "H_WTR_OK",
     "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
     "G_PART_CHAN_SHIFT", "G_PART_N_CHANNELS", "G_PART_SPC", "G_PART_SUB_MASK",
     "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
-    "H_DQ_NEXT_SEQ", "H_LAST_ACT", "H_LAST_COL", "H_LAST_COL_BG", "H_RET_COUNT", "H_RET_HEAD",
-    "H_WR_END", "K_MQ_COUNT", "K_MQ_HEAD", "K_MSHR_USED", "K_USE_CLOCK", "N_BANK_FIELDS",
+    "H_DQ_NEXT_SEQ", "H_RET_COUNT", "H_RET_HEAD", "K_MQ_COUNT", "K_MQ_HEAD", "K_MSHR_USED",
+    "K_USE_CLOCK", "N_BANK_FIELDS",
     "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
     "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",
     "S_BYP_USED", "S_EJ_COUNT", "S_EJ_HEAD", "S_FQ_COUNT", "S_FQ_HEAD", "S_PEND_ANY",

@@ -32,7 +32,13 @@ from warpsim._jit import jit
 from warpsim.arch import GPUConfig
 from warpsim.arch.addr_mapping import parse_addr_mapping
 from warpsim.timing.memconsts import (
+    B_ACTIVE,
+    B_ADDR,
+    B_FRESH,
+    B_INFO,
+    B_LEFT,
     B_ROW,
+    B_STREAK,
     C_MEM_FIRST,
     C_MEM_LAST,
     G_MQ_ENTRIES,
@@ -40,10 +46,10 @@ from warpsim.timing.memconsts import (
     G_MSHR_MAX_MERGE,
     G_N_SETS,
     G_WAYS,
-    H_LAST_ACT,
-    H_LAST_COL,
-    H_LAST_COL_BG,
-    H_WR_END,
+    H_CCD_OK,
+    H_RRD_OK,
+    H_RTW_OK,
+    H_WTR_OK,
     ICNT_ARBITRATION,
     MEM_CHANNEL_INTERLEAVE_BYTES,
     N_ACT,
@@ -75,6 +81,7 @@ from warpsim.timing.memconsts import (
     P_N_CHANNELS,
     P_N_SLICES,
     P_N_SMS,
+    P_ROP_ENTRIES,
     P_ROP_LATENCY,
     P_ROW_BYTES,
     P_ROW_MASK,
@@ -86,11 +93,15 @@ from warpsim.timing.memconsts import (
     P_T_RAS,
     P_T_RC,
     P_T_RCD,
+    P_T_RCDWR,
     P_T_RP,
     P_T_RRD,
     P_T_RTPL,
+    P_T_RTW,
     P_T_WL,
     P_T_WR,
+    P_T_WTP,
+    P_T_WTR,
     Q_READY,
     S_PORT_CYCLE,
 )
@@ -185,16 +196,17 @@ class MemState(NamedTuple):
     """rq[slice, slot, Q_*] int64: L2 replies waiting for the reply network."""
     ch_s: np.ndarray
     """ch_s[channel, H_*] int64: scheduler-queue count and arrival counter, return-queue head
-    and count, data bus free, last ACTIVATE, last column command and its bank group, end of the
-    last write burst (DRAM ticks)."""
+    and count, data bus free, earliest ACTIVATE / column command / read / write (DRAM ticks),
+    round-robin bank pointer, banks holding a request."""
     dq: np.ndarray
     """dq[channel, entry, Q_*] int64: DRAM scheduler queue; ``Q_READY`` holds the arrival order
-    (-1 = empty entry), any entry may be picked."""
+    (-1 = empty entry); an entry leaves when a bank takes it."""
     ret: np.ndarray
     """ret[channel, slot, Q_*] int64: DRAM read data returning to the L2 (return queue)."""
     bank: np.ndarray
-    """bank[channel, bank, B_*] int64: open row (-1 = precharged), last column command,
-    earliest ACTIVATE, PRECHARGE and column command (DRAM ticks)."""
+    """bank[channel, bank, B_*] int64: row and state, the request the bank serves, its row
+    streak, earliest commands (DRAM ticks); rows ``g < n_bank_groups`` also hold bank group
+    ``g``'s timers (``B_G_*``)."""
     pend: np.ndarray
     """pend[sm, counter - C_MEM_FIRST] int64: counts of mem_access, added at the next tick."""
     act: np.ndarray
@@ -335,6 +347,28 @@ def _l2_geom(l2: Any, d: Any) -> dict[str, int]:
     return g
 
 
+def rop_ring_entries(cfg: GPUConfig) -> int:
+    """Slots of a slice's ROP ring: ``l2.rop_queue_entries`` sector requests past the ROP delay
+    (plus one line's sectors of slack) and the delay line, which holds at most one packet per
+    interconnect tick of the delay (the slice's input port takes one flit per tick): GPGPU-Sim
+    4.2's unbounded ``m_rop`` queue followed by its icnt_L2 queue."""
+    core, icnt = cfg.clocks.core_mhz, cfg.clocks.icnt_mhz
+    delay = -(-cfg.l2.hit_latency_cycles * int(icnt * 1000) // int(core * 1000)) + 2
+    return cfg.l2.rop_queue_entries + cfg.l2.line_bytes // cfg.l2.sector_bytes + delay
+
+
+def _turnarounds(d: Any) -> dict[int, int]:
+    """GPGPU-Sim 4.2's derived DRAM timings (``memory_config::init``): read-to-write and
+    write-to-read turnaround, write to precharge, activate to write."""
+    burst = max(1, -(-d.n_burst_beats // d.n_transfers_per_clock))
+    rtw = d.t_cl_cycles + burst + 2 - d.t_wl_cycles
+    wtr = d.t_wl_cycles + burst + d.t_cdlr_cycles
+    if not d.rw_turnaround:
+        rtw = wtr = 0
+    return {P_T_RTW: max(0, rtw), P_T_WTR: wtr, P_T_WTP: d.t_wl_cycles + burst + d.t_wr_cycles,
+            P_T_RCDWR: max(0, d.t_rcd_cycles - (d.t_wl_cycles + 1))}
+
+
 def _mapping(d: Any) -> dict[int, int]:
     """Address-mapping parameters of ``dram`` (``dram.addr_mapping``; linear when empty)."""
     if not d.addr_mapping:
@@ -363,7 +397,8 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         P_T_WR: d.t_wr_cycles, P_T_CCDL: d.t_ccdl_cycles, P_T_RTPL: d.t_rtpl_cycles,
         P_DRAM_SCHED: _index(d.scheduler), P_BYPASS_GLOBAL: int(cfg.l1d.bypass_global),
         P_ICNT_ARB: ICNT_ARBITRATION, P_L2_LINE_BYTES: l2.line_bytes,
-        P_L2_BASE: n_sms * N_L1_KINDS, **_mapping(d),
+        P_L2_BASE: n_sms * N_L1_KINDS, **_mapping(d), **_turnarounds(d),
+        P_ROP_ENTRIES: l2.rop_queue_entries,
     }
     for k, v in vals.items():
         p[k] = v
@@ -377,12 +412,13 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
     sm_s = _i64(n_sms, N_SM_SCALARS)
     sm_s[:, S_PORT_CYCLE] = -1
     ch_s = _i64(n_ch, N_CHANNEL_SCALARS)
-    ch_s[:, H_LAST_ACT] = never
-    ch_s[:, H_LAST_COL] = never
-    ch_s[:, H_LAST_COL_BG] = -1
-    ch_s[:, H_WR_END] = never
-    bank = _i64(n_ch, d.n_banks, N_BANK_FIELDS)
+    for h in (H_RRD_OK, H_CCD_OK, H_WTR_OK, H_RTW_OK):
+        ch_s[:, h] = never
+    bank = _i64(n_ch, d.n_banks, N_BANK_FIELDS, fill=never)
     bank[:, :, B_ROW] = -1
+    bank[:, :, B_STREAK] = -1
+    for f in (B_ACTIVE, B_ADDR, B_INFO, B_LEFT, B_FRESH):
+        bank[:, :, f] = 0
     dq = _i64(n_ch, n_dq, N_Q_FIELDS)
     dq[:, :, Q_READY] = -1
     return MemState(
@@ -396,7 +432,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         fq=_i64(n_sms, fq_cap, N_T_FIELDS),
         ej=_i64(n_sms, cfg.icnt.eject_buffer_entries, N_Q_FIELDS),
         sl_s=_i64(n_slices, N_SLICE_SCALARS),
-        rop=_i64(n_slices, l2.rop_queue_entries, N_Q_FIELDS),
+        rop=_i64(n_slices, rop_ring_entries(cfg), N_Q_FIELDS),
         rq=_i64(n_slices, l2.reply_queue_entries, N_Q_FIELDS),
         ch_s=ch_s,
         dq=dq,
