@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.functional.wmma import Fragment, element_values, fragment_regs, require_full_warp
+from warpsim.functional.wmma import Fragment, fragment_regs, require_full_warp, tile_operands
 from warpsim.ptx.ir import Instruction
 
 __all__ = ["build_mma_sync", "fragment_coords"]
@@ -151,9 +151,7 @@ def build_mma_sync(inst: Instruction, ctx: Any) -> Any:
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         require_full_warp(inst, bs, g, pred)
         nw = g.nw
-        a = element_values(fa.read(bs, g), at).reshape(nw, m, k)
-        b = element_values(fb.read(bs, g), bt).reshape(nw, k, n)
-        c = element_values(fc.read(bs, g), ct).reshape(nw, m, n)
+        a, b, c = tile_operands(bs, g, (fa, fb, fc), (at, bt, ct), (m, n, k))
         if integer:
             d = np.matmul(a, b) + c
         else:

@@ -37,7 +37,8 @@ from warpsim.functional.ldst import _address, _space, lanes_of
 from warpsim.functional.memops import load_parts, resolve_parts, store_parts, trace_access
 from warpsim.ptx.ir import TYPE_BITS, Instruction, Operand, OpKind
 
-__all__ = ["Fragment", "build_wmma", "element_values", "fragment_regs", "require_full_warp"]
+__all__ = ["Fragment", "build_wmma", "element_values", "fragment_regs", "require_full_warp",
+           "tile_operands"]
 
 _SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16),
            "m16n16k8": (16, 16, 8), "m8n8k4": (8, 8, 4)}
@@ -245,9 +246,7 @@ def _build_mma(inst: Instruction, ctx: Any) -> Any:
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         require_full_warp(inst, bs, g, pred)
         nw = g.nw
-        a = element_values(fa.read(bs, g), at).reshape(nw, m, k)
-        b = element_values(fb.read(bs, g), bt).reshape(nw, k, n)
-        c = element_values(fc.read(bs, g), ct).reshape(nw, m, n)
+        a, b, c = tile_operands(bs, g, (fa, fb, fc), (at, bt, ct), (m, n, k))
         if integer:
             d = np.matmul(a, b) + c
         elif at == "f64":
@@ -256,6 +255,17 @@ def _build_mma(inst: Instruction, ctx: Any) -> Any:
             d = np.matmul(a, b, dtype=np.float32) + c.astype(np.float32)
         fd.write(bs, g, _from_result(d.reshape(nw, m * n), dt, sat))
     return run
+
+
+def tile_operands(bs: Any, g: Any, frags: tuple[Any, Any, Any], types: tuple[str, str, str],
+                  dims: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The A (m x k), B (k x n) and C (m x n) tiles of every warp of group ``g`` as element
+    values, from their fragments (``wmma.mma`` and ``mma.sync``)."""
+    (fa, fb, fc), (at, bt, ct), (m, n, k) = frags, types, dims
+    nw = g.nw
+    return (element_values(fa.read(bs, g), at).reshape(nw, m, k),
+            element_values(fb.read(bs, g), bt).reshape(nw, k, n),
+            element_values(fc.read(bs, g), ct).reshape(nw, m, n))
 
 
 def build_wmma(inst: Instruction, ctx: Any) -> Any:

@@ -108,6 +108,15 @@ def bank_write_ok(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragm
     return True
 
 
+@jit_inline
+def _take_port(bank, sm, b, cycle):  # pragma: no cover - jit
+    """One of bank ``b``'s ports for this cycle (a write, or a read in the writeback stage)."""
+    if bank[sm, b, F_BANK_WR_STAMP] != cycle:
+        bank[sm, b, F_BANK_WR_STAMP] = cycle
+        bank[sm, b, F_BANK_WR_COUNT] = 0
+    bank[sm, b, F_BANK_WR_COUNT] += 1
+
+
 @jit
 def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: no cover
     """Take the write ports of ``pc``'s destination banks this cycle; returns bank writes."""
@@ -123,10 +132,7 @@ def bank_write(bank, pc_dst, prm, sm, w, rec, pc, cycle, hs, hooks):  # pragma: 
                                                           prm[P_BANK_MAP]))
         if b < 0:
             continue
-        if bank[sm, b, F_BANK_WR_STAMP] != cycle:
-            bank[sm, b, F_BANK_WR_STAMP] = cycle
-            bank[sm, b, F_BANK_WR_COUNT] = 0
-        bank[sm, b, F_BANK_WR_COUNT] += 1
+        _take_port(bank, sm, b, cycle)
         n += 1
     return n
 
@@ -143,10 +149,7 @@ def bank_read_at_writeback(bank, pc_dst, sm, w, rec, pc, cycle, hs, hooks):  # p
         b = hooks.writeback_read_bank(hs, sm, w, rec, reg)
         if b < 0:
             continue
-        if bank[sm, b, F_BANK_WR_STAMP] != cycle:
-            bank[sm, b, F_BANK_WR_STAMP] = cycle
-            bank[sm, b, F_BANK_WR_COUNT] = 0
-        bank[sm, b, F_BANK_WR_COUNT] += 1
+        _take_port(bank, sm, b, cycle)
         n += 1
     return n
 
