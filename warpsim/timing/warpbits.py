@@ -9,6 +9,7 @@ of word ``w >> 6`` is warp slot ``w``.
 from __future__ import annotations
 
 import numpy as np
+from numba import config as numba_config
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from warpsim._jit import jit_inline
@@ -76,10 +77,19 @@ def set_ibuf_empty(warp, bits, sm, w):  # pragma: no cover - jit
     _put(bits, sm, WB_IBUF_FULL, w, False)
 
 
-@jit_inline
-def lowest_bit(m):  # pragma: no cover - jit
-    """Index of the lowest set bit of the non-zero uint64 ``m``."""
-    return np.int64(trailing_zeros(m))
+if numba_config.DISABLE_JIT:  # plain Python (tests/test_without_jit.py): no intrinsics
+
+    def lowest_bit(m):
+        """Index of the lowest set bit of the non-zero uint64 ``m``."""
+        m = int(m)
+        return np.int64((m & -m).bit_length() - 1)
+
+else:
+
+    @jit_inline
+    def lowest_bit(m):  # pragma: no cover - jit
+        """Index of the lowest set bit of the non-zero uint64 ``m``."""
+        return np.int64(trailing_zeros(m))
 
 
 def sched_bits(n_sched: int, n_warps: int) -> np.ndarray:
