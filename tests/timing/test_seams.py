@@ -1,7 +1,8 @@
 """The engine's seams, each driven by a small test mechanism with a hand-computed timeline:
 issue outcomes (an ALU result "reused" 3 cycles after issue; an instruction parked until
 another warp's producer retires), operand storage (operands served outside the banked register
-file; every operand in one bank), unit choice (a mechanism's own 1-instance unit), the memory
+file; every operand in one bank; a register the writeback reads, WIR's verify read), unit
+choice (a mechanism's own 1-instance unit), the memory
 port (a line per warp through the L1 port), read-only views of the core state, and the
 combination rules of several mechanisms' hooks.
 
@@ -51,11 +52,12 @@ from warpsim.timing.fields import F_WARP_AGE, F_WARP_CTA
 X = Inst("exit", kind=EXIT)
 
 # modes (bits of cfg[0])
-REUSE, PARK, OUTSIDE, BANK0, LANE, PRELOAD, SEE, OBSERVE = (1 << i for i in range(8))
+REUSE, PARK, OUTSIDE, BANK0, LANE, PRELOAD, SEE, OBSERVE, DELAY, VERIFY = (1 << i
+                                                                        for i in range(10))
 # cfg[1]: the added unit's type id; cfg[2]: the memory-port refusals
 # st[w, *] per warp slot; the last row holds counters
 S_ISSUED, S_RETIRED, S_SENT, S_BACK, S_PENDING, S_SEEN = range(6)
-G_RELEASED, G_POLLS, G_PARKED = 0, 1, 2
+G_RELEASED, G_POLLS, G_PARKED, G_DELAYED = 0, 1, 2, 3
 
 
 @jit
@@ -155,6 +157,21 @@ def _on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
 
 
 @jit
+def _result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
+    cfg, st = hs[0], hs[1]
+    g = st.shape[0] - 1
+    if cfg[0] & DELAY and st[g, G_DELAYED] == 0:  # the first result one cycle later
+        st[g, G_DELAYED] = 1
+        return 1
+    return 0
+
+
+@jit
+def _writeback_read_bank(hs, sm, warp, rec, reg):  # pragma: no cover - jit
+    return np.int64(1) if hs[0][0] & VERIFY and reg == 2 else np.int64(-1)
+
+
+@jit
 def _can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     return (hs[0][0] & PRELOAD) == 0 or hs[1][warp, S_BACK] > 0
 
@@ -163,7 +180,8 @@ PROBE_HOOKS = dict(on_issue=_on_issue, poll_parked=_poll_parked, on_retire=_on_r
                    operand_bank=_operand_bank, dest_bank=_dest_bank, unit_choice=_unit_choice,
                    on_warp_launch=_on_warp_launch, mem_request=_mem_request,
                    on_mem_sent=_on_mem_sent, on_mem_complete=_on_mem_complete,
-                   can_issue=_can_issue, on_cycle_end=_on_cycle_end)
+                   can_issue=_can_issue, on_cycle_end=_on_cycle_end,
+                   result_delay=_result_delay, writeback_read_bank=_writeback_read_bank)
 
 
 class Probe(Mechanism):
@@ -474,3 +492,28 @@ def test_clashing_statistics_of_two_mechanisms_are_refused():
     with pytest.raises(ConfigError, match="distinct names"):
         _timed(CompositeMechanism(cfg, [Probe(cfg, REUSE), Probe(cfg, OBSERVE)]),
                _chain_insts(1), _chain(1))
+
+
+# -- a register the writeback reads (writeback_read_bank: WIR's verify read) ---------------------
+# ``add r1, r0, 1`` (issued 2, written back 9), ``add r2, r0, 1`` (issued 3, written back 10),
+# exit (issued 4): 11 cycles; register r of warp 0 lives in bank r. DELAY: the first result one
+# cycle later; VERIFY: r2's writeback reads bank 1
+WB_INSTS = [Inst("add", reads=(0,), writes=(1,), n_imm=1),
+            Inst("add", reads=(0,), writes=(2,), n_imm=1), X]
+
+
+@pytest.mark.parametrize(("mode", "cycles", "reads", "stalls"), [
+    (0, 11, 2, 0),
+    # both results ready at 10: r1 (bank 1) and r2 (bank 2) write in the same cycle
+    (DELAY, 11, 2, 0),
+    # r2's writeback at 10 also reads bank 1, free then (r1 wrote at 9): one more bank read
+    (VERIFY, 11, 3, 0),
+    # r1 writes bank 1 at 10, so r2's read of bank 1 waits: r2 written at 11
+    (DELAY | VERIFY, 12, 3, 1),
+])
+def test_a_read_at_writeback_takes_the_banks_port(mode, cycles, reads, stalls):
+    r = _timed(mode, WB_INSTS, [[rec(0), rec(1), rec(2)]])
+    assert r.cycles == cycles
+    assert r.stats["regfile_bank_reads"] == reads
+    assert r.stats["regfile_bank_writes"] == 2
+    assert r.stats["regfile_write_conflict_stalls"] == stalls
