@@ -3,7 +3,7 @@
 #
 #   bash validation/run_on_device.sh [OUTDIR]        (OUTDIR defaults to $OUT, else ./validation_out)
 #
-# Writes OUTDIR/validation_h200.tar.gz (raw outputs, logs, SASS, metadata), OUTDIR/run.log and,
+# Writes OUTDIR/validation_$VALIDATION_TAG.tar.gz (default h200) (raw outputs, logs, SASS, metadata), OUTDIR/run.log and,
 # when python3 with numpy is there, OUTDIR/results_json.tar.gz (validation/pack_results.py's JSON)
 # and OUTDIR/pack.log.
 # A failing build or program is logged and skipped; every step has a timeout.
@@ -27,7 +27,8 @@ T_START=$(date +%s)
 
 mkdir -p "$DEST"
 WORK=$(mktemp -d)
-R=$WORK/h200
+TAG=${VALIDATION_TAG:-h200}   # the results folder: results/<TAG>/
+R=$WORK/$TAG
 mkdir -p "$R/bin" "$R/out" "$R/log" "$R/sass" "$R/meta"
 LOG=$R/run.log
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$LOG"; }
@@ -118,11 +119,11 @@ log "total $(( $(date +%s) - T_START )) s"
 
 # ---- pack ----
 cp "$LOG" "$DEST/run.log"
-tar czf "$DEST/validation_h200.tar.gz" -C "$WORK" h200 && log "packed $(du -h "$DEST/validation_h200.tar.gz" | cut -f1)"
+tar czf "$DEST/validation_$TAG.tar.gz" -C "$WORK" "$TAG" && log "packed $(du -h "$DEST/validation_$TAG.tar.gz" | cut -f1)"
 if command -v python3 > /dev/null; then
     # at most 8 files come back from the device: the JSON goes into a second tarball
     mkdir -p "$WORK/results_json"
-    if timeout 120 python3 "$HERE/pack_results.py" "$DEST/validation_h200.tar.gz" "$WORK/results_json" \
+    if timeout 120 python3 "$HERE/pack_results.py" "$DEST/validation_$TAG.tar.gz" "$WORK/results_json" \
         > "$DEST/pack.log" 2>&1; then
         tar czf "$DEST/results_json.tar.gz" -C "$WORK" results_json
     else
