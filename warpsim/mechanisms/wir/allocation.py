@@ -30,7 +30,6 @@ from warpsim.mechanisms.wir.layout import (
     FL_CONV,
     H_BASE,
     H_COLS,
-    H_H3Q,
     H_MISC,
     H_PCDST,
     H_PCX,
@@ -48,7 +47,6 @@ from warpsim.mechanisms.wir.layout import (
     M_RNG,
     OUT_HIT,
     OUT_MISS,
-    P_HMASK,
     P_NBANKS,
     P_NRB,
     P_NVC,
@@ -70,7 +68,6 @@ from warpsim.mechanisms.wir.static_info import (
 from warpsim.mechanisms.wir.structures import (
     alloc_reg,
     available,
-    h3,
     rb_evict,
     rb_match,
     rb_write,
@@ -81,6 +78,7 @@ from warpsim.mechanisms.wir.structures import (
     vc_lookup,
     vsb_evict,
     vsb_insert,
+    vsb_match,
 )
 
 __all__ = ["record_tag", "wir_can_writeback", "wir_dest_bank", "wir_on_retire",
@@ -169,11 +167,9 @@ def wir_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     rt = hs[H_RT]
     pin = hs[H_PIN]
     pval = hs[H_PVAL]
-    vsb = hs[H_VSB]
     pcdst = hs[H_PCDST]
     nr = rt.shape[2]
     conv = (cols[row, C_FLAGS] & FL_CONV) != 0
-    mask = prm[P_HMASK]
     nv = prm[P_NVSB]
     skip = hs[H_PCX][pc, PX_DSTSKIP]
     # phase 1: registers needed (no side effects)
@@ -194,9 +190,8 @@ def wir_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         fresh = True
         if nv > 0:
             s = cols[row, C_SIG0 + k]
-            h = h3(hs[H_H3Q], s, mask)
-            e = h % nv
-            if vsb[sm, e, 1] >= 0 and vsb[sm, e, 0] == h and pval[sm, vsb[sm, e, 1]] == s:
+            _, _, p = vsb_match(hs, sm, s)
+            if p >= 0 and pval[sm, p] == s:
                 fresh = False
         if fresh:
             need += 1
@@ -235,13 +230,11 @@ def wir_can_writeback(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
                     st[_S_DUMMY_MOVS] += 1
         else:
             if nv > 0:
-                h = h3(hs[H_H3Q], s, mask)
-                e = h % nv
+                h, e, pc_ = vsb_match(hs, sm, s)
                 st[_S_HASHES] += 1
                 st[_S_VSB_LOOKUPS] += 1
-                if vsb[sm, e, 1] >= 0 and vsb[sm, e, 0] == h:
+                if pc_ >= 0:
                     st[_S_VSB_HITS] += 1
-                    pc_ = vsb[sm, e, 1]
                     st[_S_VERIFY_READS] += 1
                     if prm[P_NVC] > 0 and vc_lookup(hs, sm, misc, pc_):
                         st[_S_VERIFY_CACHE_HITS] += 1
@@ -331,12 +324,9 @@ def wir_writeback_read_bank(hs, sm, warp, rec, reg):  # pragma: no cover - jit
             or (cols[row, C_FLAGS] & FL_CONV) == 0 or (hs[H_PCX][pc, PX_DSTSKIP] >> k) & 1
             or reg >= hs[H_RT].shape[2]):
         return np.int64(-1)
-    h = h3(hs[H_H3Q], cols[row, C_SIG0 + k], prm[P_HMASK])
-    e = h % nv
-    vsb = hs[H_VSB]
-    if vsb[sm, e, 1] < 0 or vsb[sm, e, 0] != h:
+    _, _, p = vsb_match(hs, sm, cols[row, C_SIG0 + k])
+    if p < 0:
         return np.int64(-1)
-    p = vsb[sm, e, 1]
     if prm[P_NVC] > 0 and vc_contains(hs, sm, p):
         return np.int64(-1)
     return np.int64(p % prm[P_NBANKS])

@@ -23,6 +23,7 @@ from warpsim._jit import jit
 from warpsim.mechanisms.wir.counters import S
 from warpsim.mechanisms.wir.layout import (
     C_S0,
+    H_H3Q,
     H_POOL,
     H_POOLP,
     H_PRM,
@@ -38,7 +39,9 @@ from warpsim.mechanisms.wir.layout import (
     M_PEAK,
     N_SRC,
     P_CAPPED,
+    P_HMASK,
     P_NP,
+    P_NVSB,
     P_REGS,
     P_RELDELAY,
     RB_BC,
@@ -52,7 +55,7 @@ from warpsim.mechanisms.wir.layout import (
 
 __all__ = ["alloc_reg", "available", "drain", "h3", "rb_evict", "rb_index", "rb_match",
            "rb_write", "ref_dec", "ref_inc", "vc_invalidate", "vc_lookup", "vsb_evict",
-           "vsb_insert"]
+           "vsb_insert", "vsb_match"]
 
 _S_REL = S["wir_releases"]
 _S_ALLOC = S["wir_allocations"]
@@ -169,6 +172,21 @@ def alloc_reg(hs, sm, misc):  # pragma: no cover - jit
 
 
 # -- value signature buffer -------------------------------------------------------------------
+
+@jit
+def vsb_match(hs, sm, sig):  # pragma: no cover - jit
+    """The VSB lookup of a value signature (§2.6), without side effects: ``(h, e, p)``, its H3
+    hash, its entry and the physical register whose tag matches (-1: none). The caller verifies
+    ``p``'s value (a tag match may be a false positive)."""
+    prm = hs[H_PRM]
+    h = h3(hs[H_H3Q], sig, prm[P_HMASK])
+    e = h % prm[P_NVSB]
+    vsb = hs[H_VSB]
+    p = vsb[sm, e, 1]
+    if p < 0 or vsb[sm, e, 0] != h:
+        p = np.int64(-1)
+    return h, e, p
+
 
 @jit
 def vsb_evict(hs, sm, i, cycle):  # pragma: no cover - jit
