@@ -27,6 +27,7 @@ import numpy as np
 
 from warpsim.experiments.rl_analysis import PAPER, bench_row, rfh_row, summarize
 from warpsim.runner.reproduce import register_reproduction
+from warpsim.runtime.observers import per_program
 
 __all__ = ["BENCH_FULL", "BENCH_QUICK", "CAPACITIES_FULL", "CONFIG", "PAPER",
            "reproduce_regless", "run_experiment", "run_one"]
@@ -70,13 +71,10 @@ def _rfh_counter(dev: Any) -> np.ndarray:
     from warpsim.mechanisms.regless.rfh import KINDS, plan_rfh
 
     total = np.zeros(len(KINDS), np.int64)
-    plans: dict[int, Any] = {}
+    plan = per_program(lambda p: plan_rfh(p.fn))
 
     def observe(kernel: Any, cfg: Any, result: Any) -> None:
-        program = kernel.module.image.program(kernel.name)
-        if id(program) not in plans:
-            plans[id(program)] = plan_rfh(program.fn)
-        total[:] += plans[id(program)].accesses(result.pc_warp_counts)
+        total[:] += plan(kernel).accesses(result.pc_warp_counts)
 
     dev.add_launch_observer(observe)
     return total

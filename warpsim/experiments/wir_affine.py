@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from warpsim._jit import jit
+from warpsim.runtime.observers import per_program
 
 __all__ = ["AFFINE_OPS", "AffineCounter", "affine_saving_j", "affine_shares"]
 
@@ -126,17 +127,13 @@ class AffineCounter:
     def __init__(self) -> None:
         self.counts = np.zeros(N_COUNTS, np.int64)
         self._chunks: list[Any] = []
-        self._tables: dict[int, tuple[np.ndarray, ...]] = {}
+        self._tables = per_program(lambda p: (_static(p), len(p.reg_dtypes)))
 
     def consume(self, chunk: Any) -> None:
         self._chunks.append(chunk)
 
     def done(self, kernel: Any, cfg: Any, result: Any) -> None:
-        program = kernel.module.image.program(kernel.name)
-        tables = self._tables.get(id(program))
-        if tables is None:
-            tables = self._tables[id(program)] = _static(program)
-        n_regs = len(program.reg_dtypes)
+        tables, n_regs = self._tables(kernel)
         for c in self._chunks:
             _walk(c.order, c.offsets, c.pc, c.exec_mask, c.val_start, c.uniform, *tables,
                   n_regs, self.counts)

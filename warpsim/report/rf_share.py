@@ -21,6 +21,7 @@ from warpsim.errors import WarpsimError
 from warpsim.power.activity import gpuwattch_activity, inst_info, sum_activity
 from warpsim.power.rf_share import rf_share_row, rf_share_summary
 from warpsim.power.table import EnergyTable
+from warpsim.runtime.observers import per_program
 
 __all__ = ["load_records", "rf_share_from_records", "rf_share_record", "rf_share_table",
            "save_records"]
@@ -49,17 +50,13 @@ def rf_share_record(name: str, *, size: str = "small", config: Any = "gtx480") -
     from warpsim.bench import run_benchmark
 
     cfg = resolve_config(config) if isinstance(config, str) else config
-    infos: dict[str, list[Any]] = {}
+    infos = per_program(lambda p: [inst_info(i) for i in p.insts])
     parts: list[dict[str, float]] = []
 
     def observe(kernel: Any, launch_cfg: Any, result: Any) -> None:
         del launch_cfg
         f = getattr(result, "functional", result)
-        if kernel.name not in infos:  # the executor's program (device functions inlined)
-            program = kernel.module.image.program(kernel.name)
-            infos[kernel.name] = [inst_info(i) for i in program.insts]
-        parts.append(gpuwattch_activity(infos[kernel.name], f.pc_warp_counts,
-                                        f.pc_thread_counts))
+        parts.append(gpuwattch_activity(infos(kernel), f.pc_warp_counts, f.pc_thread_counts))
 
     t0 = time.perf_counter()
     rec: dict[str, Any] = {"benchmark": name, "size": size, "config": cfg.name}
