@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from warpsim.timing.progress import compile_notice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +62,7 @@ def _run_vector_add(progress: str | None, cache_dir=None) -> subprocess.Complete
                           timeout=900)
 
 
+@pytest.mark.needs_jit
 def test_fresh_process_announces_the_engine_compile(tmp_path):
     """A process that compiles the cycle loop (an empty numba cache): both lines on stderr, the
     record unchanged (the compile time it reports is within the announced duration)."""
