@@ -52,6 +52,13 @@ def number(text: str) -> int | float | str:
         return text.strip()
 
 
+def kernel_name(signature: str) -> str:
+    """The kernel's identifier: "void occ_chase<1>(const int *, int *, int)" -> "occ_chase"
+    (which the mangled name warpsim reports, _Z9occ_chaseILi1EEvPKiPii, contains)."""
+    head = signature.split("(")[0].strip()
+    return head.removeprefix("void ").split("<")[0].strip()
+
+
 def dims(text: str) -> list[int]:
     """"(256, 1, 1)" -> [256, 1, 1]."""
     return [int(v) for v in re.findall(r"\d+", text)]
@@ -86,7 +93,7 @@ def parse_csv(text: str) -> list[dict[str, Any]]:
         if not rec.get("ID", "").strip():
             continue  # the units row
         launches.append({
-            "kernel": rec["Kernel Name"].split("(")[0].strip(),
+            "kernel": kernel_name(rec["Kernel Name"]),
             "signature": rec["Kernel Name"],
             "grid": dims(rec["Grid Size"]), "block": dims(rec["Block Size"]),
             "registers_per_thread": number(rec["launch__registers_per_thread"]),
