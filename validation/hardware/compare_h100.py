@@ -20,10 +20,10 @@ kernel launch, from ``reference/h100_ncu.json`` (``pack_ncu.py``):
 
 Then per kernel (a program's launches of one kernel summed, as ``compare.py`` does) the ratio
 and the mean absolute error over kernels and over launches, and the worst kernels. All cycles
-are SM cycles: ncu locks the clocks to base (~1580 MHz SM), warpsim's h100 runs its SMs at
-1980 MHz with the memory clocks of the preset, so memory latencies in SM cycles are ~25 % higher
-in warpsim than on the profiled GPU for the same nanoseconds (``-o clocks.core_mhz=1580`` to
-compare at the profiled clock).
+are SM cycles: ncu locks the clocks to base (~1580 MHz SM) by default, warpsim's h100 runs its
+SMs at 1980 MHz with latencies calibrated there, so memory-bound kernels take fewer SM cycles on
+the profiled GPU than at 1980 MHz; ``--reference reference/h100_ncu_boost.json`` compares with
+the run at the GPU's own clocks (~1965 MHz) instead (README.md).
 """
 
 from __future__ import annotations
