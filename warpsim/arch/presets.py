@@ -337,12 +337,13 @@ Source: reference/energy-and-configs.md §4.3 [S] (132 SMs, 64 banks, dp initiat
 L2 S:256:128:20 x 80 slices = 50 MB, 40 x 2 sub-partitions, HBM3 8 B x BL4 x 2, clocks
 1980:3106:3106:3106, launch latency 3000) and §4.1 (227 KB per CTA).
 Measured (validation/results/h100/timing.json, H100 80GB HBM3 at 1980 MHz, 2026-11-26;
-validation/README.md "H100"; tests/validation/test_h100_preset.py): warpsim's dependent-issue
-latency is the configured latency + 2 (operand collection and writeback), so the configured
-ALU latencies are the H100's minus 2: FADD/FMUL/FFMA/FMNMX, IMAD and IADD3 4 -> 2 (Accel-Sim:
-4), DADD/DFMA 8 -> 6 (Accel-Sim: 8), MUFU 17 -> 15 (Accel-Sim: 23), SHFL 26 -> 24 with 1 warp
-instruction per cycle per SM (initiation 4 on each of the 4 units). Issue rates: FP32 128
-lanes per cycle (initiation 1; Accel-Sim's 2 is the A100's 64), and one fetch per
+validation/README.md "The h100 preset against the H100";
+tests/validation/test_h100_preset.py): warpsim's dependent-issue latency is the configured
+latency + 2 (operand collection and writeback), so the configured ALU latencies are the H100's
+minus 2 (H100 -> configured; Accel-Sim's value in brackets): FADD/FMUL/FFMA/FMNMX, IMAD and
+IADD3 4 -> 2 (4), DADD/DFMA 8 -> 6 (8), MUFU 17 -> 15 (23), SHFL 26 -> 24 (int32 default 4)
+with 1 warp instruction per cycle per SM (initiation 4 on each of the 4 units). Issue rates:
+FP32 128 lanes per cycle (initiation 1; Accel-Sim's 2 is the A100's 64), and one fetch per
 sub-partition per cycle (``sm.n_fetch_per_cycle`` 4; with GPGPU-Sim's 1, fetch caps an SM at
 ~1.3 warp instructions per cycle where the H100 issues 4). Load-to-use of a pointer chase:
 L1 hit 32 cycles (``l1d.hit_latency_cycles`` 41 -> 29), shared 23 (29 -> 21), L2 hit after an
