@@ -2,6 +2,7 @@
 ``validation/results/<device>/``.
 
     python3 validation/pack_results.py validation_h200.tar.gz validation/results/h200
+    python3 validation/pack_results.py validation_h100.tar.gz validation/results/h100
 
 Input: the tarball (or the unpacked ``h200/`` folder) with ``out/*.bin`` (the programs' WSVAL001
 files, format in ``kernels/vcommon.h``), ``meta/`` (nvcc and nvidia-smi output), ``status.tsv``,
@@ -57,6 +58,13 @@ def read_wsval(data: bytes) -> dict[str, object]:
             out[name] = np.frombuffer(data, dt, count, pos).copy()
             pos += count * dt.itemsize
     return out
+
+
+def _command(tag: str) -> str:
+    """How the raw data of results/<tag>/ was made (the device tool's machine kind by chip)."""
+    kind = {"h200": "nvidia-h200", "h100": "nvidia-h100-x1"}.get(tag, tag)
+    prefix = "" if tag == "h200" else f"VALIDATION_TAG={tag} "
+    return f"{prefix}bash validation/run_on_device.sh (device tool: run, {kind})"
 
 
 def encode_array(a: np.ndarray) -> dict[str, object]:
@@ -274,7 +282,7 @@ def main(argv: list[str]) -> int:
             "nvcc_version": nvcc[-2:] if nvcc else None, "nvcc_flags": env.get("nvcc_flags"),
             "date_utc": env.get("date_utc"), "host_kernel": env.get("kernel"),
             "run_seconds": env.get("total_seconds"), "status": status,
-            "command": "bash validation/run_on_device.sh (device tool: run, nvidia-h200)"}
+            "command": _command(dest.name)}
     if "lat_alu" in timing:
         info["sm_clock_mhz_measured"] = timing["lat_alu"]["summary"]["sm_clock_mhz_measured"]  # type: ignore[index]
     (dest / "run_info.json").write_text(json.dumps(info, indent=1) + "\n")

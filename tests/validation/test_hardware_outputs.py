@@ -1,11 +1,12 @@
-"""warpsim's functional model against real hardware (an NVIDIA H200).
+"""warpsim's functional model against real hardware (an NVIDIA H200 and an NVIDIA H100).
 
 The kernels of ``validation/kernels/*.cu`` run here through the host API on the inputs the GPU
-saw, and every output word is compared with the H200's (``validation/results/h200/*.json``,
+saw, and every output word is compared with each GPU's (``validation/results/<chip>/*.json``,
 written by ``validation/run_on_device.sh`` and ``validation/pack_results.py``; see
-``validation/README.md``).
+``validation/README.md``). Every test runs once per chip (the ``gpu`` fixture's parameter);
+``test_h100_and_h200_outputs_agree`` compares the two chips' stored outputs with each other.
 
-* The kernels are loaded from the PTX that nvcc produced on the device (``results/h200/ptx``),
+* The kernels are loaded from the PTX that nvcc produced on the device (``results/<chip>/ptx``),
   not compiled again here: another CUDA version's libdevice can round a math function
   differently (erff differs by an ulp between CUDA 13.0 and 13.5), which is no property of
   warpsim. Each stored file carries the SHA-256 of its kernel source: a test fails if the source
@@ -36,40 +37,64 @@ import warpsim
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "validation" / "kernels"
-DATA = ROOT / "validation" / "results" / "h200"
+RESULTS = ROOT / "validation" / "results"
+CHIPS = ("h200", "h100")
 FLT_MIN = 2.0 ** -126
 
 
 # ----------------------------------------------------------------------------- helpers
 
-def load(prog: str) -> dict[str, np.ndarray]:
-    doc = json.loads((DATA / f"{prog}.json").read_text())
+def load_doc(data: Path, prog: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """The stored JSON of ``prog`` under ``data`` and its arrays (checked against the source)."""
+    doc = json.loads((data / f"{prog}.json").read_text())
     src = KERNELS / f"{prog}.cu"
     assert doc["source_sha256"] == hashlib.sha256(src.read_bytes()).hexdigest(), (
         f"{src} changed since the hardware data was recorded: rerun validation/run_on_device.sh")
-    ptx = (DATA / doc["ptx"]).read_bytes()
+    ptx = (data / doc["ptx"]).read_bytes()
     assert doc["ptx_sha256"] == hashlib.sha256(ptx).hexdigest()
     out = {}
     for name, enc in doc["arrays"].items():
         raw = zlib.decompress(base64.b64decode(enc["zlib_base64"]))
         out[name] = np.frombuffer(raw, np.dtype(enc["dtype"])).copy()
-    return out
+    return doc, out
+
+
+class Chip:
+    """One GPU's stored outputs (``data``) and the warpsim Device the tests run them on (its
+    host API is reached through this object: ``gpu.to_device``, ``gpu.device_array``)."""
+
+    def __init__(self, dev: warpsim.Device, name: str):
+        self.dev, self.name, self.data = dev, name, RESULTS / name
+
+    def __getattr__(self, attr: str):
+        return getattr(self.dev, attr)
 
 
 @pytest.fixture(scope="module")
-def gpu():
+def device():
     with warpsim.Device() as dev:
         yield dev
+
+
+@pytest.fixture(scope="module", params=CHIPS)
+def gpu(request, device):
+    return Chip(device, request.param)
+
+
+def load(gpu: Chip, prog: str) -> dict[str, np.ndarray]:
+    return load_doc(gpu.data, prog)[1]
 
 
 _cache: dict[str, object] = {}
 
 
-def kernel(gpu, prog: str, name: str):
-    """A kernel of the PTX that nvcc made on the device: the very code the GPU ran."""
-    key = f"ptx:{id(gpu)}:{prog}"
+def kernel(gpu: Chip, prog: str, name: str):
+    """A kernel of the PTX that nvcc made on the device: the very code the GPU ran (loaded once
+    per PTX text: both chips' PTX is the same nvcc's output)."""
+    text = (gpu.data / "ptx" / f"{prog}.ptx").read_text()
+    key = f"ptx:{id(gpu.dev)}:{hashlib.sha256(text.encode()).hexdigest()}"
     if key not in _cache:
-        _cache[key] = gpu.load_ptx((DATA / "ptx" / f"{prog}.ptx").read_text(), name=prog)
+        _cache[key] = gpu.load_ptx(text, name=prog)
     return _cache[key].get_kernel(name)  # type: ignore[attr-defined]
 
 
@@ -86,7 +111,7 @@ class Run:
 def cached(fn):
     """Run each kernel once per module (the strict-xfail tests reuse the outputs)."""
     def wrapper(gpu):
-        key = f"run:{id(gpu)}:{fn.__name__}"
+        key = f"run:{id(gpu.dev)}:{gpu.name}:{fn.__name__}"
         if key not in _cache:
             _cache[key] = fn(gpu)
         return _cache[key]
@@ -214,7 +239,7 @@ INT64_COLS = [
 
 @cached
 def run_int32(gpu) -> Run:
-    d = load("int32_ops")
+    d = load(gpu, "int32_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(INT32_COLS), np.uint32)
     kernel(gpu, "int32_ops", "k_int32")[(n + 127) // 128, 128](
@@ -224,7 +249,7 @@ def run_int32(gpu) -> Run:
 
 @cached
 def run_int64(gpu) -> Run:
-    d = load("int64_ops")
+    d = load(gpu, "int64_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(INT64_COLS), np.uint64)
     kernel(gpu, "int64_ops", "k_int64")[(n + 127) // 128, 128](
@@ -241,7 +266,7 @@ def test_integer_ops(gpu, which):
 
 def test_int32_simd_video_intrinsics(gpu):
     # __vadd4/__vsub2/__vabsdiffu4/__vminu2/...: vabsdiff4 and add/min.{s16x2,u16x2} in sm_90 PTX
-    d = load("int32_ops")
+    d = load(gpu, "int32_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(INT32_SIMD_COLS), np.uint32)
     kernel(gpu, "int32_ops", "k_int32_simd")[(n + 127) // 128, 128](
@@ -267,7 +292,7 @@ F32_APPROX = {17: 2, 42: 1, 43: 1, 44: 2}
 
 @cached
 def run_f32(gpu) -> Run:
-    d = load("float32_ops")
+    d = load(gpu, "float32_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(F32_COLS), np.uint32)
     kernel(gpu, "float32_ops", "k_float32")[(n + 127) // 128, 128](
@@ -299,7 +324,7 @@ F64_EXACT = range(30)
 
 @cached
 def run_f64(gpu) -> Run:
-    d = load("float64_ops")
+    d = load(gpu, "float64_ops")
     n = d["a"].size
     out = gpu.device_array(n * len(F64_COLS), np.uint64)
     kernel(gpu, "float64_ops", "k_float64")[(n + 127) // 128, 128](
@@ -366,7 +391,7 @@ def run_conv_int(gpu) -> Run:
 
 
 def _run_conv(gpu, which: str) -> Run:
-    d = load("conversions")
+    d = load(gpu, "conversions")
     cols, x, name = {"f32": (CONV_F32_COLS, d["xf"], "k_conv_f32"),
                      "f64": (CONV_F64_COLS, d["xd"], "k_conv_f64"),
                      "int": (CONV_INT_COLS, d["xi"], "k_conv_int")}[which]
@@ -418,7 +443,7 @@ def phase_error(x: np.ndarray) -> np.ndarray:
 
 @cached
 def run_sfu(gpu) -> Run:
-    d = load("sfu_math")
+    d = load(gpu, "sfu_math")
     n = d["x"].size
     out = gpu.device_array(n * len(SFU_COLS), np.uint32)
     kernel(gpu, "sfu_math", "k_sfu")[(n + 127) // 128, 128](
@@ -477,7 +502,7 @@ WARP_COLS = [
 
 
 def test_warp_ops(gpu):
-    d = load("warp_ops")
+    d = load(gpu, "warp_ops")
     n = d["v"].size
     out = gpu.device_array(n * len(WARP_COLS), np.uint32)
     kernel(gpu, "warp_ops", "k_warp")[n // 128, 128](gpu.to_device(d["v"]), out)
@@ -489,7 +514,7 @@ def test_warp_ops(gpu):
 # ----------------------------------------------------------------------------- atomics
 
 def test_atomics_global(gpu):
-    d = load("atomics")
+    d = load(gpu, "atomics")
     n = d["in"].size
     g32 = gpu.to_device(d["g32_init"])
     g64 = gpu.to_device(d["g64_init"])
@@ -513,7 +538,7 @@ def test_atomics_global(gpu):
 
 
 def test_atomics_shared(gpu):
-    d = load("atomics")
+    d = load(gpu, "atomics")
     nsb = d["shared"].size // 48
     out = gpu.device_array(nsb * 48, np.uint32)
     kernel(gpu, "atomics", "k_atomics_shared")[nsb, 256](
@@ -528,7 +553,7 @@ def test_atomics_shared(gpu):
 # ----------------------------------------------------------------------------- reductions
 
 def test_reduce_scan_sort(gpu):
-    d = load("reduce_diverge")
+    d = load(gpu, "reduce_diverge")
     blocks = d["reduce"].size // 4
     dx, df = gpu.to_device(d["x"]), gpu.to_device(d["f"])
     red = gpu.device_array(blocks * 4, np.uint32)
@@ -545,7 +570,7 @@ def test_reduce_scan_sort(gpu):
 
 
 def test_divergent_control_flow(gpu):
-    d = load("reduce_diverge")
+    d = load(gpu, "reduce_diverge")
     n = d["diverge"].size // 4
     out = gpu.device_array(n * 4, np.uint32)
     kernel(gpu, "reduce_diverge", "k_diverge")[(n + 127) // 128, 128](
@@ -553,3 +578,35 @@ def test_divergent_control_flow(gpu):
     run = Run(["collatz steps", "break/continue acc", "noinline call", "early exit"],
               d["diverge"], out.copy_to_host(), {"x": d["x"][:n]})
     check_exact("k_diverge", run, cells(run, range(4)))
+
+
+# ----------------------------------------------------------------------------- H100 vs H200
+
+FUNCTIONAL = ("atomics", "conversions", "float32_ops", "float64_ops", "int32_ops", "int64_ops",
+              "reduce_diverge", "sfu_math", "warp_ops")
+# arrays whose content is the hardware's scheduling choice, not a function of the inputs: the
+# values atomicAdd returned to each thread (the order in which 2048 threads reached the
+# counter; run_on_device.sh already sees them change between two runs on one GPU)
+ORDER_DEPENDENT = {("atomics", "tickets")}
+
+
+@pytest.mark.parametrize("prog", FUNCTIONAL)
+def test_h100_and_h200_outputs_agree(prog):
+    # Same nvcc 13.0, same -O3 -arch=sm_90, same source: both chips ran the same PTX on the same
+    # inputs, and every deterministic output is bit-identical (the approximate SFU instructions
+    # included: both are GH100-class SMs). Only atomicAdd's ticket order differs (1440 of 2048
+    # threads got another ticket on 2026-11-26); as a multiset it is 0..2047 on both.
+    h200, a200 = load_doc(RESULTS / "h200", prog)
+    h100, a100 = load_doc(RESULTS / "h100", prog)
+    assert h200["ptx_sha256"] == h100["ptx_sha256"]
+    assert "H200" in h200["device"] and "H100" in h100["device"]
+    assert sorted(a200) == sorted(a100)
+    for name in a200:
+        x, y = a200[name], a100[name]
+        assert x.dtype == y.dtype and x.shape == y.shape, name
+        if (prog, name) in ORDER_DEPENDENT:
+            assert np.array_equal(np.sort(x), np.sort(y)), name
+            assert not np.array_equal(x, y), f"{name}: now identical; drop it from ORDER_DEPENDENT"
+        else:
+            diff = np.nonzero(x.view(np.uint8) != y.view(np.uint8))[0]
+            assert diff.size == 0, f"{prog}.{name}: bytes differ from offset {diff[:8]}"

@@ -311,27 +311,45 @@ gives the real bandwidth. [A]: as QV100.
 H100 = replace(
     A100,
     name="h100",
-    sm=replace(A100.sm, n_sms=132),
+    sm=replace(A100.sm, n_sms=132, n_fetch_per_cycle=4),
     regfile=replace(_VOLTA_RF, n_banks=64),
     pipelines=replace(
         A100.pipelines,
-        fp64=_pipe((8, 8, 8, 8, 330), (2, 2, 2, 2, 130)),
+        int32=_pipe((2, 2, 2, 2, 21, 24), (2, 2, 2, 2, 2, 4)),
+        fp32=_pipe((2, 2, 2, 2, 39), (1, 1, 1, 1, 4)),
+        fp64=_pipe((6, 6, 6, 6, 330), (2, 2, 2, 2, 130)),
+        sfu=_unit(15, 8),
         tensor=_unit(24, 8),
     ),
-    l1d=replace(A100.l1d, hit_latency_cycles=41),
-    shmem=SharedMemConfig(size_bytes=233472, cta_limit_bytes=232448, latency_cycles=29),
-    l2=replace(A100.l2, size_bytes=655360, ways=20, hit_latency_cycles=237,
+    l1d=replace(A100.l1d, hit_latency_cycles=29),
+    shmem=SharedMemConfig(size_bytes=233472, cta_limit_bytes=232448, latency_cycles=21),
+    l2=replace(A100.l2, size_bytes=655360, ways=20, hit_latency_cycles=132,
                n_slices_per_channel=2),
-    dram=replace(A100.dram, bus_width_bytes=8, n_burst_beats=4, latency_cycles=194),
+    dram=replace(A100.dram, bus_width_bytes=8, n_burst_beats=4, latency_cycles=485),
     clocks=ClockConfig(core_mhz=1980.0, icnt_mhz=3106.0, l2_mhz=3106.0, dram_mhz=3106.0),
     kernel_launch_latency_cycles=3000,
 )
-"""NVIDIA H100 SXM5 (Hopper GH100, CC 9.0), Accel-Sim's newest stored SM90_H100.
+"""NVIDIA H100 SXM5 (Hopper GH100, CC 9.0): Accel-Sim's newest stored SM90_H100, with its
+latencies and issue rates calibrated against clock64 microbenchmarks of a real H100.
 
-Source: reference/energy-and-configs.md §4.3 [S] (132 SMs, 64 banks, dp 8,8,8,8,330 /
-2,2,2,2,130, sfu 23/8, tensor 24/8, L1D in a 256 KB unified array at 41 cycles, 228 KB shared
-at 29, L2 S:256:128:20 x 80 slices = 50 MB at 237, 40 x 2 sub-partitions, HBM3 8 B x BL4 x 2,
-dram latency 194, clocks 1980:3106:3106:3106, launch latency 3000) and §4.1 (227 KB per CTA).
+Source: reference/energy-and-configs.md §4.3 [S] (132 SMs, 64 banks, dp initiation
+2,2,2,2,130, sfu initiation 8, tensor 24/8, L1D in a 256 KB unified array, 228 KB shared,
+L2 S:256:128:20 x 80 slices = 50 MB, 40 x 2 sub-partitions, HBM3 8 B x BL4 x 2, clocks
+1980:3106:3106:3106, launch latency 3000) and §4.1 (227 KB per CTA).
+Measured (validation/results/h100/timing.json, H100 80GB HBM3 at 1980 MHz, 2026-11-26;
+validation/README.md "The h100 preset against the H100";
+tests/validation/test_h100_preset.py): warpsim's dependent-issue latency is the configured
+latency + 2 (operand collection and writeback), so the configured ALU latencies are the H100's
+minus 2 (H100 -> configured; Accel-Sim's value in brackets): FADD/FMUL/FFMA/FMNMX, IMAD and
+IADD3 4 -> 2 (4), DADD/DFMA 8 -> 6 (8), MUFU 17 -> 15 (23), SHFL 26 -> 24 (int32 default 4)
+with 1 warp instruction per cycle per SM (initiation 4 on each of the 4 units). Issue rates:
+FP32 128 lanes per cycle (initiation 1; Accel-Sim's 2 is the A100's 64), and one fetch per
+sub-partition per cycle (``sm.n_fetch_per_cycle`` 4; with GPGPU-Sim's 1, fetch caps an SM at
+~1.3 warp instructions per cycle where the H100 issues 4). Load-to-use of a pointer chase:
+L1 hit 32 cycles (``l1d.hit_latency_cycles`` 41 -> 29), shared 23 (29 -> 21), L2 hit after an
+L1 miss 173 (``l2.hit_latency_cycles`` 237 -> 132), DRAM (random lines in 64 MiB) 683
+(``dram.latency_cycles`` 194 -> 485). Not reproducible by the preset (warpsim's op classes):
+POPC, FRND and IMAD.HI (17, 17, 9 cycles on the H100; 4 here), ``.cg`` loads.
 [A]: as QV100; the formula gives 2.0 TB/s against the real 3.35 TB/s.
 """
 
@@ -349,7 +367,8 @@ PRESET_SOURCES: dict[str, str] = {
     "gtx980": "regless.md §1.1 Table 1 and §1.3; energy-and-configs.md §4.1 (CC 5.2)",
     "qv100": "Accel-Sim SM7_QV100 gpgpusim.config (energy-and-configs.md §4.3)",
     "a100": "Accel-Sim SM80_A100 gpgpusim.config (energy-and-configs.md §4.3)",
-    "h100": "Accel-Sim SM90_H100 gpgpusim.config, newest stored (energy-and-configs.md §4.3)",
+    "h100": "Accel-Sim SM90_H100 gpgpusim.config, newest stored (energy-and-configs.md §4.3); "
+            "latencies calibrated on a real H100 (validation/results/h100/timing.json)",
 }
 """Source of each preset, by name (docs/configuration.md lists them)."""
 
