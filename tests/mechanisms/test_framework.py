@@ -34,21 +34,28 @@ from warpsim.timing.driver import TimingSimulator
 
 @jit
 def _count_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    cols, base, out = hs
+    cols, base, out, _ = hs
     out[0] += 1
     out[1] += cols[rec - base[0], 0]
     return ISSUE_EXECUTE, np.int64(0)
 
 
+@jit
+def _gate(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
+    return hs[3][0] != 0
+
+
 class _Toy(Mechanism):
-    """Attaches each record's PC x 10 + 1 as a column and sums it at issue."""
+    """Attaches each record's PC x 10 + 1 as a column and sums it at issue; lets every warp
+    issue (``allow``; one hook bundle for both tests: one compile of the cycle loop)."""
 
     name = "toy"
     n_record_columns = 1
+    allow = 1
 
     def __init__(self, cfg):
         super().__init__(cfg)
-        self.hooks = self.hooks._replace(on_issue=_count_issue)
+        self.hooks = self.hooks._replace(on_issue=_count_issue, can_issue=_gate)
         self.launches = []
 
     def ctas_per_sm(self, cta_threads, regs_per_thread, shmem_bytes, baseline):
@@ -62,7 +69,8 @@ class _Toy(Mechanism):
         return (chunk.pc[chunk.order].astype(np.int64) * 10 + 1)[:, None]
 
     def hook_state(self, launch_state, rec_cols, rec_base):
-        return (rec_cols, np.array([rec_base], np.int64), launch_state["out"])
+        return (rec_cols, np.array([rec_base], np.int64), launch_state["out"],
+                np.array([self.allow], np.int64))
 
     def finish_launch(self, launch_state, counts):
         out = launch_state["out"]
@@ -112,19 +120,11 @@ def test_a_jobs_mechanisms_become_config_sections():
         Job(benchmark="vector_add", mechanisms=(("ltrf", ()),)).resolve()
 
 
-@jit
-def _never(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    return False
-
-
 class _Stuck(_Toy):
     """Vetoes every issue: the launch can never finish."""
 
     name = "stuck"
-
-    def __init__(self, cfg):
-        super().__init__(cfg)
-        self.hooks = self.hooks._replace(can_issue=_never)
+    allow = 0
 
 
 def test_a_deadlock_caused_by_a_mechanism_names_it_and_is_not_called_a_bug():
