@@ -29,6 +29,7 @@ from warpsim.sampling.project import (
 )
 from warpsim.sampling.reuse import Measured, Profile, ReuseTable
 from warpsim.sampling.subtrace import cta_records, slice_ctas
+from warpsim.timing.launch_control import end_launch_after, launch_progress, resident_ctas
 
 __all__ = ["LaunchSample", "Sampler"]
 
@@ -150,8 +151,7 @@ class Sampler:
     def wave_ctas(sim: Any, name: str, cfg: Any, inputs: tuple) -> int:
         """CTAs resident at once on the whole GPU (the sum of every SM's CTA slots)."""
         _, _, regs, _, shmem = inputs
-        _, caps = sim._sm_caps(name, cfg.threads_per_block, int(regs), int(shmem), None)
-        return max(1, int(caps[caps > 0].sum()))
+        return resident_ctas(sim, name, cfg.threads_per_block, int(regs), int(shmem))
 
     def _replay(self, dev: Any, sim: Any, name: str, cfg: Any, inputs: tuple, col: _Collector,
                 n_max: int, wave: int, functional: Any) -> tuple[Any, LaunchSample]:
@@ -159,8 +159,6 @@ class Sampler:
         wave by wave, pausing as each later wave starts; stop once the last two wave intervals
         ran at the same rate (``options.stability``), after ``options.waves`` waves at least
         and ``n_max`` CTAs at most, then project the rest."""
-        from warpsim.timing import consts as tc
-
         program, alloc, regs, tables, shmem = inputs
         if dev._l2_fills:
             dev._apply_l2_fills()
@@ -168,7 +166,6 @@ class Sampler:
         work = col.work_per_cta(n_ctas)
         sim.start(program, alloc, n_ctas=n_max, cta_threads=cfg.threads_per_block,
                   regs_per_thread=int(regs), shmem_bytes=shmem, tables=tables, kernel=name)
-        lw = sim._launch  # read: the replay's clock and dispatch count at each pause
         ahead = int(dev.gpu_config.sm.n_sms)  # the engine pauses this many CTAs early
         bounds = [k * wave + ahead for k in range(1, n_ctas // wave + 1)
                   if k * wave + ahead < n_max] if n_max < n_ctas else []
@@ -177,11 +174,10 @@ class Sampler:
         for k, b in enumerate(bounds, 1):
             self._feed(sim, col, lo, b)
             lo = b
-            stops.append(Stop(int(lw.state.sc[tc.SC_CYCLE]) - lw.start_cycle,
-                              int(lw.state.sc[tc.SC_NEXT_CTA])))
+            stops.append(Stop(*launch_progress(sim)))
             if k >= self.options.waves and is_stable(stops, work, self.options.stability):
                 n_keep = b
-                lw.prm[tc.P_N_CTAS] = b  # the launch ends with the CTAs delivered so far
+                end_launch_after(sim, b)  # the launch ends with the CTAs delivered so far
                 break
         if n_keep == n_max:
             self._feed(sim, col, lo, n_max)
