@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""warpsim against the stored GPGPU-Sim 4.2 SM2_GTX480 reference numbers.
+"""warpsim against the stored GPGPU-Sim 4.2 reference numbers (SM2_GTX480, SM7_QV100).
 
-    python3 validation/gpgpusim/compare.py [--only NAME ...] [-o PATH=VALUE ...] [--stats]
-                                           [--markdown] [--json FILE|-]
+    python3 validation/gpgpusim/compare.py [--gpgpusim-config SM7_QV100] [--config PRESET]
+                                           [--config-file FILE|stock] [--only NAME ...]
+                                           [-o PATH=VALUE ...] [--stats] [--markdown]
+                                           [--json FILE|-]
 
-Runs every validation program (built as ``vsuite.build`` does) under ``warpsim exec --config
-gtx480`` in this process and prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
+``--gpgpusim-config`` picks the reference (``reference/<config in lower case>.json``, default
+SM2_GTX480) and the warpsim preset compared with it (``vsuite.WARPSIM_PRESETS``: gtx480,
+qv100; ``--config`` names another); ``--config-file`` reads a gpgpusim.config over the preset
+through warpsim's reader (``stock``: the configuration's stock file in the GPGPU-Sim build,
+``$GPGPUSIM_SCRATCH`` or /work/scratch/gpgpusim). Runs every validation program with a
+reference entry (built as ``vsuite.build`` does) under ``warpsim exec`` in this process and
+prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
 ratio (warpsim / GPGPU-Sim) and key statistics side by side (``--stats``: all of
 ``vsuite.KEY_STATS``), then the errors the thresholds of issue 16 are about:
 
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,9 +39,11 @@ _SHORT = ("warp_insts", "dram_util", "mem_lat", "l1d_rfail", "l2_rfail")
 
 
 def compare_program(name: str, ref: dict[str, Any], config: str,
-                    overrides: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    """One row per launch of program ``name``: GPGPU-Sim and warpsim cycles and key stats."""
-    status, runs = vsuite.run_warpsim(vsuite.build(name), config, overrides)
+                    overrides: tuple[str, ...] = (),
+                    gpgpusim_config: str | None = None) -> list[dict[str, Any]]:
+    """One row per launch of program ``name``: GPGPU-Sim and warpsim cycles and key stats
+    (``gpgpusim_config``: a gpgpusim.config file warpsim reads over ``config``)."""
+    status, runs = vsuite.run_warpsim(vsuite.build(name), config, overrides, gpgpusim_config)
     rows = []
     gs_launches = ref["launches"]
     for i in range(max(len(gs_launches), len(runs))):
@@ -136,15 +146,34 @@ def print_markdown(rows: list[dict[str, Any]], summ: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
-    ap.add_argument("--config", default=vsuite.WARPSIM_CONFIG)
+    ap.add_argument("--gpgpusim-config", default=vsuite.GPGPUSIM_CONFIG, metavar="NAME",
+                    help="the GPGPU-Sim configuration of the reference (default SM2_GTX480; "
+                         "SM7_QV100)")
+    ap.add_argument("--config", default=None,
+                    help="warpsim preset (default: the one modelling --gpgpusim-config)")
+    ap.add_argument("--config-file", default=None, metavar="FILE",
+                    help="a gpgpusim.config read over --config ('stock': the stock file of "
+                         "--gpgpusim-config in the GPGPU-Sim build)")
     ap.add_argument("-o", "--set", action="append", default=[], metavar="PATH=VALUE",
                     help="configuration override (as warpsim exec -o), e.g. l2.sector_bytes=32")
-    ap.add_argument("--reference", type=Path, default=vsuite.REFERENCE)
+    ap.add_argument("--reference", type=Path, default=None,
+                    help="default reference/<--gpgpusim-config in lower case>.json")
     ap.add_argument("--stats", action="store_true", help="all key statistics in the table")
     ap.add_argument("--markdown", action="store_true", help="the per-kernel table as Markdown")
     ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON ('-': stdout)")
     args = ap.parse_args(argv)
-    ref = vsuite.load_reference(args.reference)
+    if args.config is None:
+        if args.gpgpusim_config not in vsuite.WARPSIM_PRESETS:
+            ap.error(f"no warpsim preset for {args.gpgpusim_config}: name one with --config")
+        args.config = vsuite.WARPSIM_PRESETS[args.gpgpusim_config]
+    if args.config_file == "stock":
+        scratch = Path(os.environ.get("GPGPUSIM_SCRATCH", "/work/scratch/gpgpusim"))
+        args.config_file = str(scratch / "src" / "configs" / "tested-cfgs" /
+                               args.gpgpusim_config / "gpgpusim.config")
+    path = args.reference or vsuite.reference_path(args.gpgpusim_config)
+    if not path.is_file():
+        ap.error(f"no reference file {path} (regen.py --gpgpusim-config {args.gpgpusim_config})")
+    ref = vsuite.load_reference(path)
     names = args.only or sorted(set(ref["programs"]) & set(vsuite.programs()))
     missing = [n for n in names if n not in ref["programs"]]
     if missing:
@@ -155,10 +184,11 @@ def main(argv: list[str] | None = None) -> int:
         if entry["source_sha256"] != vsuite.source_sha256(name):
             print(f"warning: {name}.cu changed since its reference was recorded "
                   "(run regen.py --only " + name + ")", file=sys.stderr)
-        rows += compare_program(name, entry, args.config, tuple(args.set))
+        rows += compare_program(name, entry, args.config, tuple(args.set), args.config_file)
     summ = summary(rows)
     if args.json:
-        doc = json.dumps({"config": args.config, "overrides": args.set,
+        doc = json.dumps({"config": args.config, "config_file": args.config_file,
+                          "gpgpusim_config": args.gpgpusim_config, "overrides": args.set,
                           "reference_meta": ref["meta"], "rows": rows, "summary": summ},
                          indent=1)
         if args.json == "-":

@@ -2,17 +2,22 @@
 """Regenerate the GPGPU-Sim 4.2 reference numbers of the validation set.
 
     python3 validation/gpgpusim/regen.py [-j 2] [--only NAME ...] [--gpgpusim DIR]
+                                         [--gpgpusim-config SM7_QV100]
 
 Builds every program of ``kernels/`` (``vsuite.build``), runs it under GPGPU-Sim (built by
 ``build_gpgpusim.sh`` into ``--gpgpusim``, default ``$GPGPUSIM_SCRATCH`` or
 ``/work/scratch/gpgpusim``) in its own run folder under ``--work`` holding the stock
-``configs/tested-cfgs/SM2_GTX480`` files, parses the statistics GPGPU-Sim prints at the end of
-every kernel and writes them to ``reference/sm2_gtx480.json`` (``--only`` replaces just those
-programs' entries). The raw logs stay in the run folders.
+``configs/tested-cfgs/<--gpgpusim-config>`` files (default ``SM2_GTX480``; its ``gpgpusim.config``
+and the interconnect file it names), parses the statistics GPGPU-Sim prints at the end of
+every kernel and writes them to ``reference/<config in lower case>.json`` (e.g.
+``reference/sm2_gtx480.json``; ``--only`` replaces just those programs' entries; the file is
+rewritten after every program, so an interrupted run keeps what finished). The raw logs stay
+in the run folders (``runs/<name>/`` for SM2_GTX480, ``runs-<config>/<name>/`` otherwise).
 
-The one change to the stock configuration: its power-model lines (``-power_simulation_enabled
-1`` and ``-gpuwattch_xml_file``, a GPGPU-Sim 3.x option that 4.2 (AccelWattch) refuses) are
-replaced by ``-power_simulation_enabled 0``; the power model does not affect timing.
+The one change to the stock configuration: its power-model lines, where it has them
+(SM2_GTX480's ``-power_simulation_enabled 1`` and ``-gpuwattch_xml_file``, a GPGPU-Sim 3.x
+option that 4.2 (AccelWattch) refuses), are replaced by ``-power_simulation_enabled 0``; the
+power model does not affect timing. SM7_QV100 runs unchanged.
 
 GPGPU-Sim prints most counters as totals since the program started (cache, DRAM and
 instruction counters); those are stored per launch as the difference from the previous
@@ -44,8 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vsuite
 
 GPGPUSIM_COMMIT = "a4ce3feac901c97a4b4601f679e43cf3589c79de"
-CONFIG_DIR = "configs/tested-cfgs/SM2_GTX480"
-CONFIG_FILES = ("gpgpusim.config", "config_fermi_islip.icnt")
+DEFAULT_CONFIG = "SM2_GTX480"
 _SCALAR = re.compile(r"^\s*([A-Za-z_][\w\[\]]*)\s*=\s*"
                      r"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*%?\s*$")
 _DRAM = re.compile(r"n_cmd=(\d+) .*n_act=(\d+) .*n_rd=(\d+) .*n_write=(\d+) n_wr_bk=(\d+)")
@@ -131,14 +135,29 @@ def per_launch(launches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def run_one(name: str, gpgpusim: Path, work: Path, timeout: int) -> dict[str, Any]:
+def config_dir(gpgpusim: Path, config: str) -> Path:
+    """The stock ``configs/tested-cfgs/<config>`` folder of the GPGPU-Sim build."""
+    return gpgpusim / "src" / "configs" / "tested-cfgs" / config
+
+
+def icnt_file(cfg: Path) -> str | None:
+    """The interconnect file the config names (``-inter_config_file``, uncommented), if any:
+    SM7_QV100 uses GPGPU-Sim's built-in crossbar (``-network_mode 2``) and names none."""
+    m = re.search(r"^\s*-inter_config_file\s+(\S+)", (cfg / "gpgpusim.config").read_text(), re.M)
+    return m.group(1) if m else None
+
+
+def run_one(name: str, gpgpusim: Path, work: Path, timeout: int,
+            config: str = DEFAULT_CONFIG) -> dict[str, Any]:
     exe = vsuite.build(name)
     run = work / name
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
-    cfg = gpgpusim / "src" / CONFIG_DIR
+    cfg = config_dir(gpgpusim, config)
     (run / "gpgpusim.config").write_text(edited_config((cfg / "gpgpusim.config").read_text()))
-    shutil.copy(cfg / "config_fermi_islip.icnt", run)
+    icnt = icnt_file(cfg)
+    if icnt:
+        shutil.copy(cfg / icnt, run)
     shutil.copy(exe, run / name)
     script = (f"set +u; source {gpgpusim / 'env.sh'} >/dev/null 2>&1; cd {run}; "
               f"exec ./{name}")
@@ -162,27 +181,41 @@ def run_one(name: str, gpgpusim: Path, work: Path, timeout: int) -> dict[str, An
     return entry
 
 
-def meta(gpgpusim: Path) -> dict[str, Any]:
-    cfg = gpgpusim / "src" / CONFIG_DIR
-    sha = {f: hashlib.sha256((cfg / f).read_bytes()).hexdigest() for f in CONFIG_FILES}
-    return {
+def meta(gpgpusim: Path, config: str = DEFAULT_CONFIG) -> dict[str, Any]:
+    cfg = config_dir(gpgpusim, config)
+    text = (cfg / "gpgpusim.config").read_text()
+    rel = f"configs/tested-cfgs/{config}"
+    out: dict[str, Any] = {
         "simulator": "GPGPU-Sim 4.2.0",
         "gpgpusim_commit": GPGPUSIM_COMMIT,
         "patches": "validation/gpgpusim/build_gpgpusim.sh (CUDA 13 compatibility only)",
-        "config": f"{CONFIG_DIR}/gpgpusim.config",
-        "config_sha256": sha["gpgpusim.config"],
-        "interconnect": f"{CONFIG_DIR}/config_fermi_islip.icnt",
-        "interconnect_sha256": sha["config_fermi_islip.icnt"],
-        "config_edits": ["-power_simulation_enabled 1 -> 0",
-                         "-gpuwattch_xml_file line removed (unknown to GPGPU-Sim 4.2)"],
-        "config_as_run_sha256": hashlib.sha256(
-            edited_config((cfg / "gpgpusim.config").read_text()).encode()).hexdigest(),
+        "config": f"{rel}/gpgpusim.config",
+        "config_sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
+    icnt = icnt_file(cfg)
+    if icnt:
+        out["interconnect"] = f"{rel}/{icnt}"
+        out["interconnect_sha256"] = hashlib.sha256((cfg / icnt).read_bytes()).hexdigest()
+    edits = []
+    if re.search(r"^\s*-power_simulation_enabled\s+1", text, re.M):
+        edits.append("-power_simulation_enabled 1 -> 0")
+    if re.search(r"^\s*-gpuwattch_xml_file", text, re.M):
+        edits.append("-gpuwattch_xml_file line removed (unknown to GPGPU-Sim 4.2)")
+    out.update({
+        "config_edits": edits,
+        "config_as_run_sha256": hashlib.sha256(edited_config(text).encode()).hexdigest(),
         "nvcc": vsuite.nvcc_version(),
         "nvcc_options": " ".join(vsuite.NVCC_OPTIONS),
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "per_launch_note": "cumulative GPGPU-Sim counters are stored as per-launch differences "
                            "(regen.py docstring)",
-    }
+    })
+    return out
+
+
+def reference_path(config: str) -> Path:
+    """``reference/<config in lower case>.json`` (``reference/sm2_gtx480.json``)."""
+    return vsuite.REFERENCE.with_name(f"{config.lower()}.json")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,10 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
     ap.add_argument("--gpgpusim", type=Path,
                     default=Path(os.environ.get("GPGPUSIM_SCRATCH", "/work/scratch/gpgpusim")))
+    ap.add_argument("--gpgpusim-config", default=DEFAULT_CONFIG, metavar="NAME",
+                    help="a configs/tested-cfgs folder (default SM2_GTX480; e.g. SM7_QV100)")
     ap.add_argument("--work", type=Path, default=None,
-                    help="run folders (default: GPGPUSIM/runs)")
+                    help="run folders (default: GPGPUSIM/runs, GPGPUSIM/runs-<config> for "
+                         "other configs)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per program")
-    ap.add_argument("--out", type=Path, default=vsuite.REFERENCE)
+    ap.add_argument("--out", type=Path, default=None,
+                    help="default reference/<config in lower case>.json")
     args = ap.parse_args(argv)
     names = vsuite.programs()
     unknown = sorted(set(args.only) - set(names))
@@ -203,24 +240,32 @@ def main(argv: list[str] | None = None) -> int:
     todo = args.only or names
     if not (args.gpgpusim / "env.sh").is_file():
         ap.error(f"no GPGPU-Sim build at {args.gpgpusim} (run build_gpgpusim.sh)")
-    work = args.work or args.gpgpusim / "runs"
+    config = args.gpgpusim_config
+    if not (config_dir(args.gpgpusim, config) / "gpgpusim.config").is_file():
+        ap.error(f"no stock configuration {config} in {args.gpgpusim}/src/configs/tested-cfgs")
+    out_path = args.out or reference_path(config)
+    work = args.work or args.gpgpusim / (
+        "runs" if config == DEFAULT_CONFIG else f"runs-{config.lower()}")
     for name in todo:  # build first, sequentially (nvcc is the heavy part)
         vsuite.build(name)
+    doc: dict[str, Any] = {"meta": {}, "programs": {}}
+    if args.only and out_path.is_file():
+        doc = json.loads(out_path.read_text())
+    doc["meta"] = meta(args.gpgpusim, config)
+    results: dict[str, dict[str, Any]] = {}
     with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {n: pool.submit(run_one, n, args.gpgpusim, work, args.timeout) for n in todo}
-        results = {n: f.result() for n, f in futs.items()}
-    doc = {"meta": {}, "programs": {}}
-    if args.only and args.out.is_file():
-        doc = json.loads(args.out.read_text())
-    doc["meta"] = meta(args.gpgpusim)
-    doc["programs"].update(results)
-    doc["programs"] = {k: doc["programs"][k] for k in sorted(doc["programs"]) if k in names}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+        futs = {pool.submit(run_one, n, args.gpgpusim, work, args.timeout, config): n
+                for n in todo}
+        for fut in cf.as_completed(futs):  # write after every program (keeps partial runs)
+            results[futs[fut]] = fut.result()
+            doc["programs"].update(results)
+            doc["programs"] = {k: doc["programs"][k] for k in sorted(doc["programs"])
+                               if k in names}
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            out_path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
     bad = [n for n, e in results.items() if e["verdict"] != "PASS" or e["exit_status"] != 0]
-    print(f"wrote {args.out}" + (f"; not passing: {', '.join(bad)}" if bad else ""))
+    print(f"wrote {out_path}" + (f"; not passing: {', '.join(bad)}" if bad else ""))
     return 1 if bad else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

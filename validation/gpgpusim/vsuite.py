@@ -8,7 +8,9 @@ command line (the system toolkit when there is one, else the PyPI wheel) into wa
 folder, keyed by the sources, the nvcc and its options. GPGPU-Sim and warpsim run the same
 binary: GPGPU-Sim through its ``libcudart.so.13`` on the library path (``regen.py``), warpsim
 through ``warpsim exec --config gtx480`` (``run_warpsim``, in this process so the timing
-engine is compiled once).
+engine is compiled once). Each GPGPU-Sim configuration has its reference file
+(``reference/<config in lower case>.json``) and the warpsim preset compared with it
+(``WARPSIM_PRESETS``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ KERNELS = HERE / "kernels"
 REFERENCE = HERE / "reference" / "sm2_gtx480.json"
 NVCC_OPTIONS = ("-cudart", "shared", "-gencode", "arch=compute_75,code=compute_75")
 WARPSIM_CONFIG = "gtx480"
+GPGPUSIM_CONFIG = "SM2_GTX480"
+WARPSIM_PRESETS = {"SM2_GTX480": "gtx480", "SM7_QV100": "qv100"}
+"""GPGPU-Sim stock configuration -> the warpsim preset that models it (compare.py's default)."""
 
 # (label, GPGPU-Sim counter in the reference, warpsim counter or derived name): the statistics
 # compare.py prints side by side. GPGPU-Sim counters are per launch (cumulative ones are stored
@@ -86,7 +91,10 @@ def nvcc_command() -> list[str]:
     if not os.environ.get("CUDA_HOME") and Path("/usr/local/cuda/bin/nvcc").is_file():
         os.environ["CUDA_HOME"] = "/usr/local/cuda"
 
-    return _cmd(list(NVCC_OPTIONS))
+    # warpsim nvcc adds -lineinfo (source lines in warpsim's messages); its ``.loc ...,
+    # inlined_at`` lines are a PTX syntax GPGPU-Sim 4.2's parser rejects (the program then
+    # crashes), and the reference binaries were built without it.
+    return [t for t in _cmd(list(NVCC_OPTIONS)) if t != "-lineinfo"]
 
 
 def nvcc_version(cmd: list[str] | None = None) -> str:
@@ -117,15 +125,22 @@ def build(name: str, cache: Path | None = None) -> Path:
     return out
 
 
+def reference_path(gpgpusim_config: str = GPGPUSIM_CONFIG) -> Path:
+    """``reference/<config in lower case>.json`` (``reference/sm2_gtx480.json``)."""
+    return REFERENCE.with_name(f"{gpgpusim_config.lower()}.json")
+
+
 def load_reference(path: Path = REFERENCE) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
 def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG,
-                overrides: tuple[str, ...] = ()) -> tuple[int, list[dict[str, Any]]]:
-    """Run ``exe`` under ``warpsim exec --config CONFIG [-o path=value ...]`` in this process;
-    returns (exit status, one record per launch: kernel, cycles and warpsim's statistics plus
-    ``dram_bw_util``, the data bus's busy fraction as GPGPU-Sim defines bw_util)."""
+                overrides: tuple[str, ...] = (),
+                gpgpusim_config: str | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """Run ``exe`` under ``warpsim exec --config CONFIG [--gpgpusim-config FILE] [-o
+    path=value ...]`` in this process; returns (exit status, one record per launch: kernel,
+    cycles and warpsim's statistics plus ``dram_bw_util``, the data bus's busy fraction as
+    GPGPU-Sim defines bw_util)."""
     from warpsim.arch import resolve_config
     from warpsim.cudart.cli import run_program
 
@@ -136,13 +151,13 @@ def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG,
         os.dup2(devnull, 1)  # the program's own output (PASS/FAIL) would clutter tables
         try:
             status = run_program([str(exe)], config=config, overrides=tuple(overrides),
-                                 stats=str(stats))
+                                 stats=str(stats), gpgpusim_config=gpgpusim_config)
         finally:
             os.dup2(saved, 1)
             os.close(saved)
             os.close(devnull)
         records = [json.loads(line) for line in stats.read_text().splitlines() if line.strip()]
-    cfg = resolve_config(config, overrides=overrides)
+    cfg = resolve_config(config, gpgpusim_config=gpgpusim_config, overrides=overrides)
     ratio = cfg.clocks.dram_mhz / cfg.clocks.core_mhz
     out = []
     for rec in records:
