@@ -19,6 +19,7 @@ from warpsim.arch import (
     GPUConfig,
     LatencyOp,
     SchedPolicy,
+    WriteAllocPolicy,
     get_preset,
 )
 from warpsim.errors import ConfigError
@@ -178,6 +179,29 @@ def test_qv100_matches_accelsim_config():
     assert (q.clocks.core_mhz, q.clocks.dram_mhz) == (1132, 850)
     assert q.dram_peak_bytes_per_s == pytest.approx(870.4e9, rel=1e-3)
     assert q.kernel_launch_latency_cycles == 5000
+
+
+def test_qv100_memory_system_is_the_stock_gpgpusim_42_files():
+    """The values of GPGPU-Sim 4.2's configs/tested-cfgs/SM7_QV100/gpgpusim.config, read by
+    hand (validation/gpgpusim/README.md §8); a100/h100 keep the old Volta memory system."""
+    q = QV100
+    # -gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32
+    assert (q.l2.sector_bytes, q.l2.mshr_entries, q.l2.n_mshr_max_merge) == (32, 192, 4)
+    assert q.l2.write_alloc_policy is WriteAllocPolicy.LAZY_FETCH_ON_READ
+    # -gpgpu_dram_partition_queues 64:64:64:64, -gpgpu_frfcfs_dram_sched_queue_size 64
+    assert (q.l2.rop_queue_entries, q.l2.dram_queue_entries, q.l2.reply_queue_entries) == \
+        (64, 64, 64)
+    assert q.dram.sched_queue_entries == 64 and q.dram.return_queue_entries == 192
+    assert q.l2.fill_on_host_copy                       # -gpgpu_perf_sim_memcpy 1
+    assert q.l1d.mshr_entries == 512 and q.l1d.n_mshr_max_merge == 8   # dl1 A:512:8
+    assert q.icnt.eject_buffer_entries == 32 and q.icnt.flit_bytes == 40
+    assert q.shmem.cta_limit_bytes == 65536             # -gpgpu_shmem_per_block 65536
+    assert q.dram.addr_mapping.endswith("0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS")
+    assert (q.l1c.size_bytes, q.l1c.line_bytes, q.l1c.ways) == (128 * 64 * 8, 64, 8)
+    assert (q.l1t.size_bytes, q.l1t.line_bytes, q.l1t.ways) == (4 * 128 * 256, 128, 256)
+    for cfg in (A100, H100):
+        assert cfg.l2.sector_bytes == 128 and cfg.l2.reply_queue_entries == 8
+        assert not cfg.l2.fill_on_host_copy and cfg.dram.addr_mapping == ""
 
 
 def test_a100_matches_accelsim_config():

@@ -231,7 +231,7 @@ def _unit(latency: int, initiation: int) -> PipeConfig:
                       initiation_interval_cycles=initiation)
 
 
-QV100 = GPUConfig(
+_VOLTA = GPUConfig(
     name="qv100",
     sm=SMConfig(n_sms=80, n_max_threads=2048, n_max_ctas=32, n_registers=65536,
                 n_max_regs_per_cta=65536, n_schedulers=4,
@@ -264,6 +264,25 @@ QV100 = GPUConfig(
     clocks=ClockConfig(core_mhz=1132.0, icnt_mhz=1132.0, l2_mhz=1132.0, dram_mhz=850.0),
     kernel_launch_latency_cycles=5000,
 )
+"""The Volta SM of Accel-Sim's SM7_QV100 with the memory system the ``qv100`` preset had
+before 2026-11-26 (3.x queue sizes, unsectored L2, linear mapping, cold L2): the base of
+``A100`` and ``H100``, whose memory systems keep it. ``QV100`` is the preset."""
+
+SM7_QV100_MEMORY = ("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                    "RBBBCCCB.CCCSSSSS")
+"""``-gpgpu_mem_addr_mapping`` of GPGPU-Sim 4.2's ``configs/tested-cfgs/SM7_QV100``."""
+
+QV100 = replace(
+    _VOLTA,
+    l1d=replace(_VOLTA.l1d, mshr_entries=512),
+    l1c=replace(_VOLTA.l1c, size_bytes=65536, ways=8, n_mshr_max_merge=64),
+    l1t=replace(_VOLTA.l1t, size_bytes=131072, ways=256, mshr_entries=512, n_mshr_max_merge=8),
+    shmem=replace(_VOLTA.shmem, cta_limit_bytes=65536),
+    l2=replace(_VOLTA.l2, sector_bytes=32, write_alloc_policy=WriteAllocPolicy.LAZY_FETCH_ON_READ,
+               reply_queue_entries=64, dram_queue_entries=64, fill_on_host_copy=True),
+    dram=replace(_VOLTA.dram, addr_mapping=SM7_QV100_MEMORY),
+    icnt=replace(_VOLTA.icnt, eject_buffer_entries=32, flit_bytes=40),
+)
 """NVIDIA Quadro GV100 (Volta, CC 7.0), Accel-Sim's SM7_QV100 (AccelWattch's GPU).
 
 Source: reference/energy-and-configs.md §4.3 [S] (80 SMs, 4 LRR schedulers, sub-core model,
@@ -272,29 +291,37 @@ Source: reference/energy-and-configs.md §4.3 [S] (80 SMs, 4 LRR schedulers, sub
 sfu 100/8, tensor 64/64, L1D S:4:128:64 in a 128 KB unified array at 20 cycles, 96 KB shared
 at 20 cycles, L2 S:32:128:24 x 64 slices = 6 MB at 160, 32 HBM2 channels 16 B x BL2 x 2,
 1132:1132:1132:850 MHz (870 GB/s [D]), launch latency 5000) and §4.1 (CC 7.0 limits).
-[A]: MSHR/queue sizes, L2 IPOLY index, HBM2 timing and DRAM queues. Not modelled, so left at
-the values warpsim simulates (``warpsim.arch.refused``): the 32 B sectors (lines are filled
-whole), the L1D's 4 data banks and the unified L1D/shared array (sizes used as given).
+Memory system since 2026-11-26 (validation/gpgpusim/README.md §8): the stock GPGPU-Sim 4.2
+``SM7_QV100`` file's, as for gtx480 (§7.8): sectored L2 (``S:32:128:24``, lazy fetch on read,
+192 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, L1D ``A:512:8``, ejection buffer 32,
+40-byte flits, its address mapping, the L2 warmed by host copies (``-gpgpu_perf_sim_memcpy
+1``), 64 KB shared memory per CTA (``-gpgpu_shmem_per_block``), constant cache
+``N:128:64:8`` and texture cache ``N:4:128:256``. ``warpsim exec --config qv100
+--gpgpusim-config .../SM7_QV100/gpgpusim.config`` gives the same configuration.
+[A]: the L2 IPOLY set index, HBM2 timing. Not modelled, so left at the values warpsim
+simulates (``warpsim.arch.refused``): the L1D's 32 B sectors (L1 lines are filled whole), its
+4 data banks and the unified L1D/shared array (sizes used as given: GPGPU-Sim 4.2 gives the
+L1D the 128 KB array minus the kernel's shared-memory carve-out, ``-gpgpu_adaptive_cache_config``).
 """
 
 A100 = replace(
-    QV100,
+    _VOLTA,
     name="a100",
-    sm=replace(QV100.sm, n_sms=108),
+    sm=replace(_VOLTA.sm, n_sms=108),
     regfile=replace(_VOLTA_RF, n_banks=32),
     pipelines=replace(
-        QV100.pipelines,
+        _VOLTA.pipelines,
         int32=_pipe((4, 4, 4, 4, 21), (2, 2, 2, 2, 2)),
         fp32=_pipe((4, 4, 4, 4, 39), (2, 2, 2, 2, 4)),
         fp64=_pipe((6, 6, 6, 6, 330), (4, 4, 4, 4, 130)),
         sfu=_unit(23, 8),
         tensor=_unit(25, 16),
     ),
-    l1d=replace(QV100.l1d, hit_latency_cycles=34),
+    l1d=replace(_VOLTA.l1d, hit_latency_cycles=34),
     shmem=SharedMemConfig(size_bytes=167936, cta_limit_bytes=166912, latency_cycles=28),
-    l2=replace(QV100.l2, size_bytes=262144, ways=16, hit_latency_cycles=200,
+    l2=replace(_VOLTA.l2, size_bytes=262144, ways=16, hit_latency_cycles=200,
                n_slices_per_channel=4),
-    dram=replace(QV100.dram, n_channels=40, latency_cycles=190),
+    dram=replace(_VOLTA.dram, n_channels=40, latency_cycles=190),
     clocks=ClockConfig(core_mhz=1410.0, icnt_mhz=1410.0, l2_mhz=1512.0, dram_mhz=6048.0),
 )
 """NVIDIA A100 SXM4 (Ampere GA100, CC 8.0), Accel-Sim's SM80_A100.
