@@ -199,6 +199,8 @@ def test_qv100_memory_system_is_the_stock_gpgpusim_42_files():
     assert q.dram.addr_mapping.endswith("0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS")
     assert (q.l1c.size_bytes, q.l1c.line_bytes, q.l1c.ways) == (128 * 64 * 8, 64, 8)
     assert (q.l1t.size_bytes, q.l1t.line_bytes, q.l1t.ways) == (4 * 128 * 256, 128, 256)
+    # one ldst_unit per core in GPGPU-Sim 4.2 (shader_core_ctx::create_exec_pipeline)
+    assert (q.pipelines.ldst.n_units, q.pipelines.ldst.n_id_oc_slots) == (1, 4)
     for cfg in (A100, H100):
         assert cfg.l2.sector_bytes == 128 and cfg.l2.reply_queue_entries == 8
         assert not cfg.l2.fill_on_host_copy and cfg.dram.addr_mapping == ""

@@ -274,6 +274,9 @@ SM7_QV100_MEMORY = ("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRR
 
 QV100 = replace(
     _VOLTA,
+    pipelines=replace(_VOLTA.pipelines, ldst=PipeConfig(
+        n_units=1, n_id_oc_slots=4, n_oc_ex_slots=1, latency_cycles=1,
+        initiation_interval_cycles=1)),
     l1d=replace(_VOLTA.l1d, mshr_entries=512),
     l1c=replace(_VOLTA.l1c, size_bytes=65536, ways=8, n_mshr_max_merge=64),
     l1t=replace(_VOLTA.l1t, size_bytes=131072, ways=256, mshr_entries=512, n_mshr_max_merge=8),
@@ -291,8 +294,11 @@ Source: reference/energy-and-configs.md §4.3 [S] (80 SMs, 4 LRR schedulers, sub
 sfu 100/8, tensor 64/64, L1D S:4:128:64 in a 128 KB unified array at 20 cycles, 96 KB shared
 at 20 cycles, L2 S:32:128:24 x 64 slices = 6 MB at 160, 32 HBM2 channels 16 B x BL2 x 2,
 1132:1132:1132:850 MHz (870 GB/s [D]), launch latency 5000) and §4.1 (CC 7.0 limits).
-Memory system since 2026-11-26 (validation/gpgpusim/README.md §8): the stock GPGPU-Sim 4.2
-``SM7_QV100`` file's, as for gtx480 (§7.8): sectored L2 (``S:32:128:24``, lazy fetch on read,
+One LD/ST unit per SM (GPGPU-Sim 4.2 builds one ``ldst_unit`` per core whatever
+``-gpgpu_pipeline_widths`` says; its 4 ID_OC_MEM slots stay; README §8: shared-memory bank
+conflicts of all four sub-cores serialise in it). Memory system since 2026-11-26
+(validation/gpgpusim/README.md §8): the stock GPGPU-Sim 4.2 ``SM7_QV100`` file's, as for gtx480
+(§7.8): sectored L2 (``S:32:128:24``, lazy fetch on read,
 192 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, L1D ``A:512:8``, ejection buffer 32,
 40-byte flits, its address mapping, the L2 warmed by host copies (``-gpgpu_perf_sim_memcpy
 1``), 64 KB shared memory per CTA (``-gpgpu_shmem_per_block``), constant cache
