@@ -48,6 +48,7 @@ READERS: dict[str, tuple[str, str]] = {
     **{f"pipelines.{p}.op_initiation_interval_cycles": (T + "static.py", "initiation_of")
        for p in ("int32", "fp32", "fp64")},
     "pipelines.n_ex_wb_slots": (T + "params.py", "n_ex_wb_slots"),
+    "pipelines.other_ops": (T + "static.py", "other_ops"),
     **{f"{c}.{f}": (T + "memstate.py", f)
        for c in ("l1d", "l1c", "l1t", "l2")
        for f in ("line_bytes", "ways", "replacement", "write_policy", "alloc_policy",

@@ -13,7 +13,11 @@ is dispatched to its unit the cycle after its last read (t+2 without sources) an
 from __future__ import annotations
 
 import pytest
-from timing_helpers import EXIT, Inst, rec, simulate, small_config
+from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, rec, simulate, small_config
+
+from warpsim.timing import consts as tc
+from warpsim.timing import fields as fl
+from warpsim.timing.static import build_static
 
 X = Inst("exit", kind=EXIT)
 
@@ -105,3 +109,30 @@ def test_thread_instructions_count_executed_lanes():
     r = simulate(small_config(), insts, [[rec(0, mask=0x0000FFFF), rec(1, mask=0x1)]])
     assert r.stats["gpu_sim_insn"] == 17
     assert r.stats["exec_int32_thread_insts"] == 16
+
+
+@pytest.mark.parametrize("opcode", ["xor", "shl", "mov"])
+def test_gpgpusim_times_untabled_operations_in_one_cycle(opcode):
+    # pipelines.other_ops=alu1 (GPGPU-Sim 4.2's set_opcode_and_latency: latency 1): per link
+    # collector 1 + read 1 + dispatch 1 + latency 1 = 4; an add keeps its table's 4 (7 a link)
+    cfg = small_config(**{"pipelines.other_ops": "alu1"})
+    n = 8
+    insts = [Inst(opcode, types=("b32",), reads=(2,), writes=(2,), n_imm=1)
+             for _ in range(n)] + [X]
+    assert simulate(cfg, insts, [[rec(i) for i in range(n + 1)]]).cycles == 3 + 4 * n
+    assert simulate(small_config(), insts, [[rec(i) for i in range(n + 1)]]).cycles == 3 + 7 * n
+    assert _chain(n, (2,), cfg).cycles == 3 + 7 * n
+
+
+def test_gpgpusim_times_an_f32_setp_on_the_int_unit_when_there_is_one():
+    # GPGPU-Sim sends everything but SP_OP to the INT unit when the SM has one (shader.cc)
+    insts = [Inst("setp", types=("f32",), reads=(2,), writes=(3,)),
+             Inst("add", types=("f32",), reads=(2,), writes=(3,)), X]
+    with_int = {"pipelines.int32.n_units": 1, "pipelines.int32.n_id_oc_slots": 1,
+                "pipelines.int32.n_oc_ex_slots": 1}
+    for over, setp_unit in (({}, tc.UNIT_SP), (with_int, tc.UNIT_INT)):
+        cfg = small_config(**{"pipelines.other_ops": "alu1", **over})
+        tb = build_static(FakeProgram(insts), FakeAlloc(insts), cfg)
+        assert tb.pc_info[0, fl.F_PC_UNIT] == setp_unit
+        assert (tb.pc_info[0, fl.F_PC_LATENCY], tb.pc_info[0, fl.F_PC_II]) == (1, 1)
+        assert tb.pc_info[1, fl.F_PC_UNIT] == tc.UNIT_SP  # f32 add: an SP_OP stays on SP

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warpsim.arch.policies import BankMapping, LatencyOp, SchedPolicy
+from warpsim.arch.policies import BankMapping, LatencyOp, OtherOps, SchedPolicy
 from warpsim.arch.schema import ConfigBase, is_power_of_two
 
 __all__ = [
@@ -315,6 +315,10 @@ class PipelinesConfig(ConfigBase):
     """Tensor cores (0 units before Volta; QV100 -ptx_opcode_latency_tensor 64)."""
     n_ex_wb_slots: int = 2
     """Execute-to-writeback pipeline register entries (EX_WB width). GTX480: 2."""
+    other_ops: OtherOps = OtherOps.ADD
+    """Instructions no latency table lists (logic, shifts, setp, mov, cvt, branches, ...):
+    ``add`` (their type's ADD entry) or ``alu1`` (GPGPU-Sim 4.2: latency 1, initiation 1,
+    the INT unit where there is one)."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -14,6 +14,7 @@ __all__ = [
     "BankMapping",
     "DramScheduler",
     "LatencyOp",
+    "OtherOps",
     "ReplacementPolicy",
     "SchedPolicy",
     "SetIndexFn",
@@ -107,3 +108,14 @@ class LatencyOp(enum.Enum):
     MAD = "mad"
     DIV = "div"
     SHFL = "shfl"
+
+
+class OtherOps(enum.Enum):
+    """Timing of the instructions outside the latency tables' operations (logic, shifts,
+    ``setp``/``selp``, ``mov``, ``cvt``, bit operations, ``sad``/``dp4a``, branches)."""
+
+    ADD = "add"
+    """Their type's ADD latency and initiation, on their type's unit (an f32 ``setp`` on SP)."""
+    ALU1 = "alu1"
+    """GPGPU-Sim 4.2: latency 1 and initiation 1 (``ptx_instruction::set_opcode_and_latency``
+    leaves them ALU_OP / BRANCH_OP), on the INT unit where the SM has one, else SP."""

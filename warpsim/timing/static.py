@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from warpsim.arch import GPUConfig, LatencyOp
+from warpsim.arch import GPUConfig, LatencyOp, OtherOps
 from warpsim.errors import ConfigError
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
@@ -45,6 +45,10 @@ _LDST_OPS = frozenset({"ld", "ldu", "st", "atom", "red", "tex", "tld4", "txq", "
                        "sust", "prefetch", "prefetchu", "ldmatrix", "stmatrix"})
 _TENSOR_OPS = frozenset({"mma", "wmma", "wgmma"})
 _FP_TYPES = frozenset({"f32", "f16", "bf16", "f16x2", "bf16x2", "tf32"})
+_TABLE_OPS = frozenset({"add", "addc", "sub", "subc", "min", "max", "mul", "mul24", "mad",
+                        "madc", "fma", "mad24"})
+"""Arithmetic GPGPU-Sim 4.2 times from the latency tables (with SFU, DIV, SHFL, MMA and memory
+operations); every other instruction is ``OtherOps``' business."""
 
 
 class StaticTables(NamedTuple):
@@ -216,6 +220,7 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
     sbdst: list[list[int]] = []
     nregs = int(alloc.n_regs)
     kinds = np.asarray(program.kinds)
+    other_alu1 = cfg.pipelines.other_ops is OtherOps.ALU1
     for pc, inst in enumerate(insts):
         opc, lop = classify(inst)
         kind = int(kinds[pc])
@@ -227,10 +232,14 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         elif kind == 3:  # BARRIER
             waits = bool(program.barrier_args[pc][2]) if program.barrier_args[pc] else True
             flags[pc] |= tc.F_BARRIER if waits else tc.F_BAR_ARRIVE
+        alu1 = (other_alu1 and kind in (0, 1) and opc in (tc.OPC_INT32, tc.OPC_FP32, tc.OPC_FP64)
+                and lop is not LatencyOp.SHFL and (kind == 1 or inst.opcode not in _TABLE_OPS))
+        if alu1:
+            opc = tc.OPC_INT32
         opclass[pc] = opc
         unit[pc] = _resolve_unit(cfg, _UNIT_OF_CLASS[opc])
         ocset[pc] = _oc_set(cfg, opc)
-        lat[pc], ii[pc] = _latency(cfg, opc, lop, inst)
+        lat[pc], ii[pc] = (1, 1) if alu1 else _latency(cfg, opc, lop, inst)
         mk = _mem_kind(inst) if opc == tc.OPC_LDST else tc.MK_NONE
         mem[pc] = mk
         if mk in (tc.MK_LD_GLOBAL, tc.MK_LD_LOCAL, tc.MK_LD_TEX, tc.MK_LD_GENERIC):
