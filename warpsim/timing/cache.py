@@ -192,12 +192,19 @@ def _install(ca, c: int, s: int, w: int, line: int, state: int) -> int:
 
 @jit
 def mshr_find(ca, c: int, line: int) -> int:
-    """MSHR entry waiting for ``line``, or -1."""
-    if ca.cnt[c, K_MSHR_USED] == 0:
+    """MSHR entry waiting for ``line``, or -1. The scan stops after the last entry in use
+    (``K_MSHR_USED`` of them; entries are taken lowest first), not at the table's end."""
+    left = ca.cnt[c, K_MSHR_USED]
+    if left == 0:
         return -1
     for m in range(ca.geo[c, G_MSHR_ENTRIES]):
-        if ca.mshr_line[c, m] == line:
+        held = ca.mshr_line[c, m]
+        if held == line:
             return m
+        if held >= 0:
+            left -= 1
+            if left == 0 and line >= 0:
+                return -1
     return -1
 
 

@@ -256,6 +256,12 @@ Q_READY = 2
 """Core cycle from which the consumer may take the entry (the arrival order in the DRAM
 scheduler queue, -1 = empty entry)."""
 N_Q_FIELDS = 3
+# the DRAM scheduler queue's entries carry their bank and row too: dq[channel, entry, D_*]
+D_BANK = 3
+"""Bank of the entry's address (``l2.addr_bank``, computed once when it enters the queue)."""
+D_ROW = 4
+"""Row of the entry's address (``l2.addr_row``)."""
+N_DQ_FIELDS = 5
 # completion entries: hq[sm, kind, slot, T_*], fq[sm, slot, T_*]
 T_TOKEN = 0
 T_READY = 1
@@ -328,11 +334,16 @@ B_G_CCDL_OK = 14
 """In row ``g < n_bank_groups``: bank group g's earliest column command (tCCDL)."""
 B_G_RTPL_OK = 15
 """In row ``g < n_bank_groups``: bank group g's earliest PRECHARGE after a read (tRTPL)."""
-N_BANK_FIELDS = 16
+B_QUEUED = 16
+"""Scheduler-queue entries of the channel whose address is in this bank."""
+B_REQ_ROW = 17
+"""Row of the request the bank serves (valid while ``B_LEFT > 0``)."""
+N_BANK_FIELDS = 18
 
 __all__ += [
     "B_ACTIVE", "B_ADDR", "B_FRESH", "B_G_CCDL_OK", "B_G_RTPL_OK", "B_INFO", "B_LEFT",
-    "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_ROW", "B_RP_OK", "B_RTP_OK", "B_STREAK",
+    "B_QUEUED", "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_REQ_ROW", "B_ROW",
+    "B_RP_OK", "B_RTP_OK", "B_STREAK", "D_BANK", "D_ROW", "N_DQ_FIELDS",
     "B_WTP_OK", "H_CCD_OK", "H_HELD", "H_PRIO", "H_RRD_OK", "H_RTW_OK", "H_WTR_OK",
     "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
     "G_PART_CHAN_SHIFT", "G_PART_N_CHANNELS", "G_PART_SPC", "G_PART_SUB_MASK",
