@@ -248,7 +248,10 @@ K_USE_CLOCK = 0
 K_MSHR_USED = 1
 K_MQ_HEAD = 2
 K_MQ_COUNT = 3
-N_CACHE_SCALARS = 4
+K_MSHR_LOW_FREE = 4
+"""Lowest free MSHR entry (``G_MSHR_ENTRIES`` when all are busy): the one ``mshr_alloc``
+takes."""
+N_CACHE_SCALARS = 5
 # packet queue entries: q[owner, slot, Q_*]
 Q_ADDR = 0
 Q_INFO = 1
@@ -350,7 +353,8 @@ __all__ += [
     "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
-    "H_DQ_NEXT_SEQ", "H_RET_COUNT", "H_RET_HEAD", "K_MQ_COUNT", "K_MQ_HEAD", "K_MSHR_USED",
+    "H_DQ_NEXT_SEQ", "H_RET_COUNT", "H_RET_HEAD", "K_MQ_COUNT", "K_MQ_HEAD",
+    "K_MSHR_LOW_FREE", "K_MSHR_USED",
     "K_USE_CLOCK", "N_BANK_FIELDS",
     "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
     "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",

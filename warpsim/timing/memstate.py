@@ -153,6 +153,10 @@ class CacheArrays(NamedTuple):
     mshr_line: np.ndarray
     """mshr_line[cache, entry] int64: line number (sectored caches: sector number =
     address >> log2 sector), -1 = free."""
+    mshr_index: np.ndarray
+    """mshr_index[cache, slot] int64: the busy MSHR entries by line (open addressing, linear
+    probing, twice as many slots as entries; -1 = empty slot): ``mshr_find`` without a scan
+    of the table."""
     mshr_got: np.ndarray
     """mshr_got[cache, entry] int64: reply bytes received so far (an L1 line is filled once
     replies for all its bytes arrived: one per 32 B sector from a sectored L2)."""
@@ -306,6 +310,7 @@ def make_cache_arrays(geoms: list[dict[str, int]]) -> CacheArrays:
         tag_stamp=_i64(n, max_sets, max_ways),
         tag_sec=_i64(n, max_sets, max_ways),
         mshr_line=_i64(n, max_mshr, fill=-1),
+        mshr_index=_i64(n, 1 << (2 * max_mshr - 1).bit_length(), fill=-1),
         mshr_got=_i64(n, max_mshr),
         mshr_n_req=_i64(n, max_mshr),
         mshr_req=_i64(n, max_mshr, max_merge, fill=-1),
