@@ -15,6 +15,7 @@ from warpsim.timing.cache import (
     cache_set,
     cache_write,
     mq_free,
+    mshr_alloc,
     mshr_find,
     mshr_free,
     partition_line,
@@ -177,3 +178,45 @@ def test_l2_set_index_uses_the_address_inside_the_slice():
     assert [partition_line(ms.caches, c, ln) for ln in lines] == list(range(64))
     assert sorted(cache_set(ms.caches, c, ln) for ln in lines) == list(range(64))
     assert partition_line(ms.caches, 0, 12) == 12                 # an L1: the line itself
+
+
+def test_mshr_find_and_alloc_under_churn_match_a_table_scan():
+    """mshr_find probes an index (open addressing); mshr_alloc takes the lowest free entry.
+    Oracle: a dict of the busy lines and the lowest free entry number, over 1500 random
+    allocations and frees of 14 of 16 entries (slots collide and wrap; frees shift probes)."""
+    ca = _cache(mshr=16)
+    rng = np.random.default_rng(7)
+    busy: dict[int, int] = {}
+    keys = [int(k) for k in rng.integers(0, 1 << 40, 20)] + list(range(20)) + \
+        [k * 4096 for k in range(20)]
+    for _ in range(1500):
+        if len(busy) < 14 and (not busy or rng.random() < 0.55):
+            line = keys[int(rng.integers(len(keys)))]
+            if line in busy:
+                continue
+            want = min(set(range(16)) - set(busy.values()))
+            assert mshr_alloc(ca, 0, line, 0) == want
+            busy[line] = want
+        else:
+            line = list(busy)[int(rng.integers(len(busy)))]
+            mshr_free(ca, 0, busy.pop(line))
+        for k in keys:
+            assert mshr_find(ca, 0, k) == busy.get(k, -1)
+    for line in list(busy):
+        mshr_free(ca, 0, busy.pop(line))
+    assert (ca.mshr_index[0] == -1).all()
+
+
+def test_l2_partition_line_removes_the_slice_bits_of_an_address_mapping():
+    """part_sub_mask bits 9 and 12 (the slice bits of a mapping), 6 channels at bit 8: the
+    address 22 x 6 x 256 + 128 = 33920 is in-channel address 22 x 256 + 128 =
+    0b1_0110_1000_0000; without bits 12 and 9 it is 0b10_1000_0000 = 640, line 640 >> 7 = 5."""
+    ca = make_cache_arrays([{
+        "n_sets": 64, "ways": 4, "line_shift": 7, "set_fn": SI_LINEAR, "repl": REPL_LRU,
+        "write_policy": WP_WRITE_BACK, "alloc_policy": AP_ON_MISS,
+        "write_alloc": WA_NO_WRITE_ALLOCATE, "mshr_entries": 4, "mshr_max_merge": 4,
+        "mq_entries": 4, "hit_latency": 1, "part_chan_shift": 8, "part_n_channels": 6,
+        "part_spc": 2, "part_sub_mask": (1 << 9) | (1 << 12)}])
+    assert partition_line(ca, 0, 33920 >> 7) == 5
+    # bits above both removed ones move down by two: in-channel 1 << 14 -> 1 << 12
+    assert partition_line(ca, 0, (6 << 14) >> 7) == (1 << 12) >> 7

@@ -14,6 +14,12 @@ from warpsim.timing.cache import mq_push
 from warpsim.timing.dram import tick_dram
 from warpsim.timing.memconsts import (
     A_L2_MQ,
+    B_ADDR,
+    B_LEFT,
+    B_QUEUED,
+    B_REQ_ROW,
+    D_BANK,
+    D_ROW,
     H_RET_COUNT,
     H_RET_HEAD,
     P_L2_BASE,
@@ -249,3 +255,32 @@ def test_return_time_converts_dram_ticks_to_core_cycles():
     _run(ms, cnt, 0, D.t_rcd_cycles + STEP + 1)
     # 29 DRAM ticks at twice the core clock end in core cycle 14; + 100 core cycles
     assert _returns(ms) == [(0, (D.t_rcd_cycles + LINE_DATA) // 2 + 100)]
+
+
+def test_queue_entries_carry_their_bank_and_row_and_banks_count_them():
+    """One channel, linear mapping: bank = addr // row_bytes % n_banks, row = addr //
+    (row_bytes x n_banks). At every tick each queued entry's D_BANK / D_ROW are those of its
+    address, each bank's B_QUEUED is the number of queued entries in it, and a bank holding a
+    request keeps that request's row (B_REQ_ROW)."""
+    ms, cnt = _new()
+    rb, nb = D.row_bytes, D.n_banks
+    addrs = [0, ROW_SPAN, 256, 3 * rb, 3 * rb + ROW_SPAN, 5 * rb + 2 * ROW_SPAN, 128, 5 * rb]
+    for a in addrs:
+        _enqueue(ms, a)
+    seen_queued = 0
+    for k in range(400):
+        _tick(ms, cnt, k)
+        want = [0] * nb
+        for e in range(ms.dq.shape[1]):
+            if ms.dq[0, e, Q_READY] >= 0:
+                a = int(ms.dq[0, e, Q_ADDR])
+                assert ms.dq[0, e, D_BANK] == a // rb % nb
+                assert ms.dq[0, e, D_ROW] == a // (rb * nb)
+                want[a // rb % nb] += 1
+        assert [int(ms.bank[0, b, B_QUEUED]) for b in range(nb)] == want
+        seen_queued = max(seen_queued, max(want))
+        for b in range(nb):
+            if ms.bank[0, b, B_LEFT] > 0:
+                assert ms.bank[0, b, B_REQ_ROW] == int(ms.bank[0, b, B_ADDR]) // (rb * nb)
+    assert seen_queued >= 2                  # bank 0 and bank 3 queued several at once
+    assert sorted(a for a, _ in _returns(ms)) == sorted(addrs)

@@ -40,6 +40,7 @@ from warpsim.timing.memconsts import (
     G_WRITE_ALLOC,
     K_MQ_COUNT,
     K_MQ_HEAD,
+    K_MSHR_LOW_FREE,
     K_MSHR_USED,
     K_USE_CLOCK,
     LS_INVALID,
@@ -103,9 +104,15 @@ def partition_line(ca, c: int, line: int) -> int:
     if mask == 0:
         spc = ca.geo[c, G_PART_SPC]
         return (local >> ls) // spc
-    for b in range(62, -1, -1):
-        if (mask >> b) & 1:
-            local = ((local >> (b + 1)) << b) | (local & ((1 << b) - 1))
+    b = 0                               # remove the mask's bits, lowest first: a bit
+    gone = 0                            # ``gone`` places lower once the bits below it left
+    while mask != 0:
+        if mask & 1:
+            q = b - gone
+            local = ((local >> (q + 1)) << q) | (local & ((1 << q) - 1))
+            gone += 1
+        mask >>= 1
+        b += 1
     return local >> ls
 
 
@@ -191,27 +198,50 @@ def _install(ca, c: int, s: int, w: int, line: int, state: int) -> int:
 
 
 @jit
+def _mshr_home(ca, line: int) -> int:
+    """Home slot of ``line`` in ``mshr_index`` (multiplicative hash)."""
+    return ((line * 0x5851F42D4C957F2D) >> 29) & (ca.mshr_index.shape[1] - 1)
+
+
+@jit
 def mshr_find(ca, c: int, line: int) -> int:
-    """MSHR entry waiting for ``line``, or -1."""
-    if ca.cnt[c, K_MSHR_USED] == 0:
+    """MSHR entry waiting for ``line``, or -1 (a probe of ``mshr_index``; busy entries hold
+    distinct lines)."""
+    if ca.cnt[c, K_MSHR_USED] == 0 or line < 0:
         return -1
-    for m in range(ca.geo[c, G_MSHR_ENTRIES]):
+    mask = ca.mshr_index.shape[1] - 1
+    h = _mshr_home(ca, line)
+    while True:
+        m = ca.mshr_index[c, h]
+        if m < 0:
+            return -1
         if ca.mshr_line[c, m] == line:
             return m
-    return -1
+        h = (h + 1) & mask
 
 
 @jit
 def mshr_alloc(ca, c: int, line: int, payload: int) -> int:
-    for m in range(ca.geo[c, G_MSHR_ENTRIES]):
-        if ca.mshr_line[c, m] < 0:
-            ca.mshr_line[c, m] = line
-            ca.mshr_n_req[c, m] = 1
-            ca.mshr_got[c, m] = 0
-            ca.mshr_req[c, m, 0] = payload
-            ca.cnt[c, K_MSHR_USED] += 1
-            return m
-    return -1
+    """Take the lowest free MSHR entry for ``line`` (-1 when all are busy)."""
+    n = ca.geo[c, G_MSHR_ENTRIES]
+    m = ca.cnt[c, K_MSHR_LOW_FREE]
+    if m >= n:
+        return -1
+    ca.mshr_line[c, m] = line
+    ca.mshr_n_req[c, m] = 1
+    ca.mshr_got[c, m] = 0
+    ca.mshr_req[c, m, 0] = payload
+    ca.cnt[c, K_MSHR_USED] += 1
+    low = m + 1
+    while low < n and ca.mshr_line[c, low] >= 0:
+        low += 1
+    ca.cnt[c, K_MSHR_LOW_FREE] = low
+    mask = ca.mshr_index.shape[1] - 1
+    h = _mshr_home(ca, line)
+    while ca.mshr_index[c, h] >= 0:
+        h = (h + 1) & mask
+    ca.mshr_index[c, h] = m
+    return m
 
 
 @jit
@@ -226,11 +256,30 @@ def mshr_merge(ca, c: int, m: int, payload: int) -> bool:
 
 @jit
 def mshr_free(ca, c: int, m: int) -> None:
-    """Release MSHR entry ``m`` after its fill was handled."""
+    """Release MSHR entry ``m`` after its fill was handled (its ``mshr_index`` slot emptied by
+    backward-shift deletion, so every probe sequence stays unbroken)."""
+    mask = ca.mshr_index.shape[1] - 1
+    h = _mshr_home(ca, ca.mshr_line[c, m])
+    while ca.mshr_index[c, h] != m:
+        h = (h + 1) & mask
+    j = h
+    while True:
+        j = (j + 1) & mask
+        mj = ca.mshr_index[c, j]
+        if mj < 0:
+            break
+        k = _mshr_home(ca, ca.mshr_line[c, mj])
+        stays = (h < k <= j) if h < j else (k > h or k <= j)
+        if not stays:                   # its home is at or before the hole: move it there
+            ca.mshr_index[c, h] = mj
+            h = j
+    ca.mshr_index[c, h] = -1
     ca.mshr_line[c, m] = -1
     ca.mshr_n_req[c, m] = 0
     ca.mshr_got[c, m] = 0
     ca.cnt[c, K_MSHR_USED] -= 1
+    if m < ca.cnt[c, K_MSHR_LOW_FREE]:
+        ca.cnt[c, K_MSHR_LOW_FREE] = m
 
 
 @jit

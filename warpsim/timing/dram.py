@@ -76,15 +76,19 @@ from warpsim.timing.memconsts import (
     B_G_RTPL_OK,
     B_INFO,
     B_LEFT,
+    B_QUEUED,
     B_RAS_OK,
     B_RC_OK,
     B_RCD_OK,
     B_RCDWR_OK,
+    B_REQ_ROW,
     B_ROW,
     B_RP_OK,
     B_RTP_OK,
     B_STREAK,
     B_WTP_OK,
+    D_BANK,
+    D_ROW,
     DOM_DRAM,
     DS_FIFO,
     H_BUS_FREE,
@@ -144,7 +148,6 @@ def _first_free_bank(p, dq, bank, ch_s, ch: int) -> int:
     """The first bank (round robin from the pointer) that holds no request and has a queued
     one, or -1; ``fifo``: the oldest request's bank if it is free."""
     nbk = p[P_N_BANKS]
-    prio = ch_s[ch, H_PRIO]
     if p[P_DRAM_SCHED] == DS_FIFO:
         oldest = -1
         for e in range(dq.shape[1]):
@@ -153,20 +156,16 @@ def _first_free_bank(p, dq, bank, ch_s, ch: int) -> int:
                 oldest = e
         if oldest < 0:
             return -1
-        b = addr_bank(p, dq[ch, oldest, Q_ADDR])
+        b = dq[ch, oldest, D_BANK]
         return b if bank[ch, b, B_LEFT] == 0 else -1
-    best = -1
-    best_r = nbk
-    for e in range(dq.shape[1]):
-        if dq[ch, e, Q_READY] < 0:
-            continue
-        b = addr_bank(p, dq[ch, e, Q_ADDR])
-        if bank[ch, b, B_LEFT] == 0:
-            r = (b - prio) % nbk
-            if r < best_r:
-                best_r = r
-                best = b
-    return best
+    b = ch_s[ch, H_PRIO]
+    for _ in range(nbk):
+        if bank[ch, b, B_QUEUED] > 0 and bank[ch, b, B_LEFT] == 0:
+            return b
+        b += 1
+        if b == nbk:
+            b = 0
+    return -1
 
 
 @jit
@@ -182,23 +181,22 @@ def _bank_pick(p, dq, bank, ch: int, b: int) -> int:
     n_want = 0
     for e in range(dq.shape[1]):
         seq = dq[ch, e, Q_READY]
-        if seq < 0 or addr_bank(p, dq[ch, e, Q_ADDR]) != b:
+        if seq < 0 or dq[ch, e, D_BANK] != b:
             continue
         if oldest < 0 or seq < dq[ch, oldest, Q_READY]:
             oldest = e
-        if addr_row(p, dq[ch, e, Q_ADDR]) == want:
+        if dq[ch, e, D_ROW] == want:
             n_want += 1
             if oldest_want < 0 or seq < dq[ch, oldest_want, Q_READY]:
                 oldest_want = e
     if oldest < 0:
         return -1
     if oldest_want < 0:                     # new streak: the row of the oldest request
-        want = addr_row(p, dq[ch, oldest, Q_ADDR])
+        want = dq[ch, oldest, D_ROW]
         oldest_want = oldest
         n_want = 0
         for e in range(dq.shape[1]):
-            if dq[ch, e, Q_READY] >= 0 and addr_bank(p, dq[ch, e, Q_ADDR]) == b and \
-                    addr_row(p, dq[ch, e, Q_ADDR]) == want:
+            if dq[ch, e, Q_READY] >= 0 and dq[ch, e, D_BANK] == b and dq[ch, e, D_ROW] == want:
                 n_want += 1
     bank[ch, b, B_STREAK] = want if n_want > 1 else -1
     return oldest_want
@@ -220,6 +218,8 @@ def _assign(p, dq, bank, ch_s, ch: int) -> bool:
         e = _bank_pick(p, dq, bank, ch, b)
     info = dq[ch, e, Q_INFO]
     bank[ch, b, B_ADDR] = dq[ch, e, Q_ADDR]
+    bank[ch, b, B_REQ_ROW] = dq[ch, e, D_ROW]
+    bank[ch, b, B_QUEUED] -= 1
     bank[ch, b, B_INFO] = info
     bank[ch, b, B_LEFT] = max(1, (info_bytes(info) + p[P_ATOM_BYTES] - 1) // p[P_ATOM_BYTES])
     dq[ch, e, Q_READY] = -1
@@ -233,8 +233,7 @@ def _assign(p, dq, bank, ch_s, ch: int) -> bool:
 def _col_ok(p, bank, ch_s, ch: int, b: int) -> int:
     """Earliest tick of bank ``b``'s next column command ignoring the return queue, or
     INT64_MAX when its row is not open."""
-    addr = bank[ch, b, B_ADDR]
-    if bank[ch, b, B_ACTIVE] == 0 or bank[ch, b, B_ROW] != addr_row(p, addr):
+    if bank[ch, b, B_ACTIVE] == 0 or bank[ch, b, B_ROW] != bank[ch, b, B_REQ_ROW]:
         return INT64_MAX
     g = b % p[P_N_BANK_GROUPS]
     t = max(ch_s[ch, H_CCD_OK], bank[ch, g, B_G_CCDL_OK])
@@ -247,10 +246,9 @@ def _col_ok(p, bank, ch_s, ch: int, b: int) -> int:
 @jit
 def _row_ok(p, bank, ch_s, ch: int, b: int) -> int:
     """Earliest tick of bank ``b``'s next row command, or INT64_MAX when it needs none."""
-    addr = bank[ch, b, B_ADDR]
     if bank[ch, b, B_ACTIVE] == 0:
         return max(ch_s[ch, H_RRD_OK], bank[ch, b, B_RP_OK], bank[ch, b, B_RC_OK])
-    if bank[ch, b, B_ROW] == addr_row(p, addr):
+    if bank[ch, b, B_ROW] == bank[ch, b, B_REQ_ROW]:
         return INT64_MAX
     g = b % p[P_N_BANK_GROUPS]
     return max(bank[ch, b, B_RAS_OK], bank[ch, b, B_WTP_OK], bank[ch, b, B_RTP_OK],
@@ -305,7 +303,7 @@ def _issue_row(p, bank, ch_s, counters, ch: int, b: int, k: int) -> None:
     """ACTIVATE (bank precharged) or PRECHARGE (another row open) for bank ``b`` at ``k``."""
     sm = info_sm(bank[ch, b, B_INFO])
     if bank[ch, b, B_ACTIVE] == 0:
-        bank[ch, b, B_ROW] = addr_row(p, bank[ch, b, B_ADDR])
+        bank[ch, b, B_ROW] = bank[ch, b, B_REQ_ROW]
         bank[ch, b, B_ACTIVE] = 1
         bank[ch, b, B_FRESH] = 1
         ch_s[ch, H_RRD_OK] = k + p[P_T_RRD]
@@ -343,7 +341,7 @@ def _commands(p, clk, bank, ch_s, ret, act, counters, ch: int, k: int) -> bool:
 
 
 @jit
-def _admit(p, ca, dq, ch_s, act, ch: int, k: int, cycle: int) -> bool:
+def _admit(p, ca, dq, bank, ch_s, act, ch: int, k: int, cycle: int) -> bool:
     """Move at most one request per slice of channel ``ch`` into its scheduler queue."""
     moved = False
     spc = p[P_SLICES_PER_CHANNEL]
@@ -356,11 +354,16 @@ def _admit(p, ca, dq, ch_s, act, ch: int, k: int, cycle: int) -> bool:
         i = ca.cnt[c, K_MQ_HEAD]
         if ca.mq[c, i, Q_READY] > cycle:
             continue
+        addr = ca.mq[c, i, Q_ADDR]
         for e in range(cap):
             if dq[ch, e, Q_READY] < 0:
-                dq[ch, e, Q_ADDR] = ca.mq[c, i, Q_ADDR]
+                b = addr_bank(p, addr)
+                dq[ch, e, Q_ADDR] = addr
                 dq[ch, e, Q_INFO] = ca.mq[c, i, Q_INFO]
                 dq[ch, e, Q_READY] = ch_s[ch, H_DQ_NEXT_SEQ]
+                dq[ch, e, D_BANK] = b
+                dq[ch, e, D_ROW] = addr_row(p, addr)
+                bank[ch, b, B_QUEUED] += 1
                 ch_s[ch, H_DQ_NEXT_SEQ] += 1
                 break
         ch_s[ch, H_DQ_COUNT] += 1
@@ -380,7 +383,7 @@ def tick_dram(p, clk, ca, dq, bank, ch_s, ret, act, counters, k: int, cycle: int
         waiting = 0
         for s in range(ch * spc, (ch + 1) * spc):
             waiting += ca.cnt[s + p[P_L2_BASE], K_MQ_COUNT]
-        if waiting > 0 and _admit(p, ca, dq, ch_s, act, ch, k, cycle):
+        if waiting > 0 and _admit(p, ca, dq, bank, ch_s, act, ch, k, cycle):
             progress = True
         if ch_s[ch, H_DQ_COUNT] > 0 and ch_s[ch, H_HELD] < p[P_N_BANKS] and \
                 _assign(p, dq, bank, ch_s, ch):

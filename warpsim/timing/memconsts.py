@@ -248,7 +248,10 @@ K_USE_CLOCK = 0
 K_MSHR_USED = 1
 K_MQ_HEAD = 2
 K_MQ_COUNT = 3
-N_CACHE_SCALARS = 4
+K_MSHR_LOW_FREE = 4
+"""Lowest free MSHR entry (``G_MSHR_ENTRIES`` when all are busy): the one ``mshr_alloc``
+takes."""
+N_CACHE_SCALARS = 5
 # packet queue entries: q[owner, slot, Q_*]
 Q_ADDR = 0
 Q_INFO = 1
@@ -256,6 +259,12 @@ Q_READY = 2
 """Core cycle from which the consumer may take the entry (the arrival order in the DRAM
 scheduler queue, -1 = empty entry)."""
 N_Q_FIELDS = 3
+# the DRAM scheduler queue's entries carry their bank and row too: dq[channel, entry, D_*]
+D_BANK = 3
+"""Bank of the entry's address (``l2.addr_bank``, computed once when it enters the queue)."""
+D_ROW = 4
+"""Row of the entry's address (``l2.addr_row``)."""
+N_DQ_FIELDS = 5
 # completion entries: hq[sm, kind, slot, T_*], fq[sm, slot, T_*]
 T_TOKEN = 0
 T_READY = 1
@@ -328,18 +337,24 @@ B_G_CCDL_OK = 14
 """In row ``g < n_bank_groups``: bank group g's earliest column command (tCCDL)."""
 B_G_RTPL_OK = 15
 """In row ``g < n_bank_groups``: bank group g's earliest PRECHARGE after a read (tRTPL)."""
-N_BANK_FIELDS = 16
+B_QUEUED = 16
+"""Scheduler-queue entries of the channel whose address is in this bank."""
+B_REQ_ROW = 17
+"""Row of the request the bank serves (valid while ``B_LEFT > 0``)."""
+N_BANK_FIELDS = 18
 
 __all__ += [
     "B_ACTIVE", "B_ADDR", "B_FRESH", "B_G_CCDL_OK", "B_G_RTPL_OK", "B_INFO", "B_LEFT",
-    "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_ROW", "B_RP_OK", "B_RTP_OK", "B_STREAK",
+    "B_QUEUED", "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_REQ_ROW", "B_ROW",
+    "B_RP_OK", "B_RTP_OK", "B_STREAK", "D_BANK", "D_ROW", "N_DQ_FIELDS",
     "B_WTP_OK", "H_CCD_OK", "H_HELD", "H_PRIO", "H_RRD_OK", "H_RTW_OK", "H_WTR_OK",
     "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
     "G_PART_CHAN_SHIFT", "G_PART_N_CHANNELS", "G_PART_SPC", "G_PART_SUB_MASK",
     "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
     "G_SET_FN", "G_WAYS", "G_WRITE_ALLOC", "G_WRITE_POLICY", "H_BUS_FREE", "H_DQ_COUNT",
-    "H_DQ_NEXT_SEQ", "H_RET_COUNT", "H_RET_HEAD", "K_MQ_COUNT", "K_MQ_HEAD", "K_MSHR_USED",
+    "H_DQ_NEXT_SEQ", "H_RET_COUNT", "H_RET_HEAD", "K_MQ_COUNT", "K_MQ_HEAD",
+    "K_MSHR_LOW_FREE", "K_MSHR_USED",
     "K_USE_CLOCK", "N_BANK_FIELDS",
     "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
     "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",

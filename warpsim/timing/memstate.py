@@ -37,6 +37,8 @@ from warpsim.timing.memconsts import (
     B_FRESH,
     B_INFO,
     B_LEFT,
+    B_QUEUED,
+    B_REQ_ROW,
     B_ROW,
     B_STREAK,
     C_MEM_FIRST,
@@ -56,6 +58,7 @@ from warpsim.timing.memconsts import (
     N_BANK_FIELDS,
     N_CACHE_SCALARS,
     N_CHANNEL_SCALARS,
+    N_DQ_FIELDS,
     N_FAULT_FIELDS,
     N_GEOM,
     N_L1_KINDS,
@@ -150,6 +153,10 @@ class CacheArrays(NamedTuple):
     mshr_line: np.ndarray
     """mshr_line[cache, entry] int64: line number (sectored caches: sector number =
     address >> log2 sector), -1 = free."""
+    mshr_index: np.ndarray
+    """mshr_index[cache, slot] int64: the busy MSHR entries by line (open addressing, linear
+    probing, twice as many slots as entries; -1 = empty slot): ``mshr_find`` without a scan
+    of the table."""
     mshr_got: np.ndarray
     """mshr_got[cache, entry] int64: reply bytes received so far (an L1 line is filled once
     replies for all its bytes arrived: one per 32 B sector from a sectored L2)."""
@@ -199,8 +206,9 @@ class MemState(NamedTuple):
     and count, data bus free, earliest ACTIVATE / column command / read / write (DRAM ticks),
     round-robin bank pointer, banks holding a request."""
     dq: np.ndarray
-    """dq[channel, entry, Q_*] int64: DRAM scheduler queue; ``Q_READY`` holds the arrival order
-    (-1 = empty entry); an entry leaves when a bank takes it."""
+    """dq[channel, entry, Q_* / D_*] int64: DRAM scheduler queue; ``Q_READY`` holds the arrival
+    order (-1 = empty entry), ``D_BANK`` and ``D_ROW`` the address's bank and row; an entry
+    leaves when a bank takes it."""
     ret: np.ndarray
     """ret[channel, slot, Q_*] int64: DRAM read data returning to the L2 (return queue)."""
     bank: np.ndarray
@@ -302,6 +310,7 @@ def make_cache_arrays(geoms: list[dict[str, int]]) -> CacheArrays:
         tag_stamp=_i64(n, max_sets, max_ways),
         tag_sec=_i64(n, max_sets, max_ways),
         mshr_line=_i64(n, max_mshr, fill=-1),
+        mshr_index=_i64(n, 1 << (2 * max_mshr - 1).bit_length(), fill=-1),
         mshr_got=_i64(n, max_mshr),
         mshr_n_req=_i64(n, max_mshr),
         mshr_req=_i64(n, max_mshr, max_merge, fill=-1),
@@ -417,9 +426,9 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
     bank = _i64(n_ch, d.n_banks, N_BANK_FIELDS, fill=never)
     bank[:, :, B_ROW] = -1
     bank[:, :, B_STREAK] = -1
-    for f in (B_ACTIVE, B_ADDR, B_INFO, B_LEFT, B_FRESH):
+    for f in (B_ACTIVE, B_ADDR, B_INFO, B_LEFT, B_FRESH, B_QUEUED, B_REQ_ROW):
         bank[:, :, f] = 0
-    dq = _i64(n_ch, n_dq, N_Q_FIELDS)
+    dq = _i64(n_ch, n_dq, N_DQ_FIELDS)
     dq[:, :, Q_READY] = -1
     return MemState(
         p=p,
