@@ -18,6 +18,7 @@ from warpsim.arch import (
     DramScheduler,
     GPUConfig,
     LatencyOp,
+    OtherOps,
     SchedPolicy,
     WriteAllocPolicy,
     get_preset,
@@ -179,6 +180,8 @@ def test_qv100_matches_accelsim_config():
     assert (q.clocks.core_mhz, q.clocks.dram_mhz) == (1132, 850)
     assert q.dram_peak_bytes_per_s == pytest.approx(870.4e9, rel=1e-3)
     assert q.kernel_launch_latency_cycles == 5000
+    # GPGPU-Sim 4.2's set_opcode_and_latency: opcodes outside the tables at latency 1
+    assert q.pipelines.other_ops is OtherOps.ALU1 and GTX480.pipelines.other_ops is OtherOps.ADD
 
 
 def test_qv100_memory_system_is_the_stock_gpgpusim_42_files():

@@ -27,6 +27,7 @@ from warpsim.arch.config import (
 )
 from warpsim.arch.policies import (
     BankMapping,
+    OtherOps,
     SchedPolicy,
     SetIndexFn,
     WriteAllocPolicy,
@@ -276,7 +277,7 @@ QV100 = replace(
     _VOLTA,
     pipelines=replace(_VOLTA.pipelines, ldst=PipeConfig(
         n_units=1, n_id_oc_slots=4, n_oc_ex_slots=1, latency_cycles=1,
-        initiation_interval_cycles=1)),
+        initiation_interval_cycles=1), other_ops=OtherOps.ALU1),
     l1d=replace(_VOLTA.l1d, mshr_entries=512),
     l1c=replace(_VOLTA.l1c, size_bytes=65536, ways=8, n_mshr_max_merge=64),
     l1t=replace(_VOLTA.l1t, size_bytes=131072, ways=256, mshr_entries=512, n_mshr_max_merge=8),
@@ -296,7 +297,9 @@ at 20 cycles, L2 S:32:128:24 x 64 slices = 6 MB at 160, 32 HBM2 channels 16 B x 
 1132:1132:1132:850 MHz (870 GB/s [D]), launch latency 5000) and §4.1 (CC 7.0 limits).
 One LD/ST unit per SM (GPGPU-Sim 4.2 builds one ``ldst_unit`` per core whatever
 ``-gpgpu_pipeline_widths`` says; its 4 ID_OC_MEM slots stay; README §8: shared-memory bank
-conflicts of all four sub-cores serialise in it). Memory system since 2026-11-26
+conflicts of all four sub-cores serialise in it). Instructions outside the latency tables take
+GPGPU-Sim 4.2's latency 1 on the INT units (``pipelines.other_ops`` ``alu1``; README §8.2:
+13.3 -> 12.7 %). Memory system since 2026-11-26
 (validation/gpgpusim/README.md §8): the stock GPGPU-Sim 4.2 ``SM7_QV100`` file's, as for gtx480
 (§7.8): sectored L2 (``S:32:128:24``, lazy fetch on read,
 192 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, L1D ``A:512:8``, ejection buffer 32,
