@@ -66,19 +66,12 @@ def compare_program(name: str, ref: dict[str, Any], config: str,
 
 def per_kernel(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Cycles summed over the launches of each (program, kernel)."""
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in rows:
-        k = out.setdefault((r["program"], r["kernel"]), {
-            "program": r["program"], "kernel": r["kernel"], "launches": 0,
-            "gpgpusim_cycles": 0, "warpsim_cycles": 0})
-        k["launches"] += 1
-        k["gpgpusim_cycles"] += r["gpgpusim_cycles"] or 0
-        k["warpsim_cycles"] += r["warpsim_cycles"] or 0
-    for k in out.values():
+    out = vsuite.sum_launches(rows, ("gpgpusim_cycles", "warpsim_cycles"))
+    for k in out:
         k["ratio"] = k["warpsim_cycles"] / k["gpgpusim_cycles"] if k["gpgpusim_cycles"] else None
         k["abs_error"] = abs(k["ratio"] - 1.0) if k["ratio"] is not None else None
         k["in_band"] = k["ratio"] is not None and BAND[0] <= k["ratio"] <= BAND[1]
-    return list(out.values())
+    return out
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -168,3 +168,16 @@ def run_warpsim(exe: Path, config: str = WARPSIM_CONFIG,
         out.append({"kernel": rec["kernel"], "cycles": int(cyc), "stats": s,
                     "wall_s": rec.get("wall_s")})
     return status, out
+
+def sum_launches(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """One row per (program, kernel), in first-seen order: ``launches`` and each of ``keys``
+    summed over its launches (None counts as 0)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        k = out.setdefault((r["program"], r["kernel"]), {
+            "program": r["program"], "kernel": r["kernel"], "launches": 0,
+            **{key: 0 for key in keys}})
+        k["launches"] += 1
+        for key in keys:
+            k[key] += r[key] or 0
+    return list(out.values())

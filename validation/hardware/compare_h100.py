@@ -95,19 +95,12 @@ def compare_program(name: str, ref: dict[str, Any], config: str,
 
 def per_kernel(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Active cycles summed over the launches of each (program, kernel)."""
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in rows:
-        k = out.setdefault((r["program"], r["kernel"]), {
-            "program": r["program"], "kernel": r["kernel"], "launches": 0,
-            "hw_active": 0, "ws_kernel": 0, "hw_elapsed": 0, "ws_total": 0})
-        k["launches"] += 1
-        for key in ("hw_active", "ws_kernel", "hw_elapsed", "ws_total"):
-            k[key] += r[key] or 0
-    for k in out.values():
+    out = vsuite.sum_launches(rows, ("hw_active", "ws_kernel", "hw_elapsed", "ws_total"))
+    for k in out:
         k["ratio"] = k["ws_kernel"] / k["hw_active"] if k["hw_active"] else None
         k["abs_error"] = abs(k["ratio"] - 1.0) if k["ratio"] is not None else None
         k["ratio_elapsed"] = k["ws_total"] / k["hw_elapsed"] if k["hw_elapsed"] else None
-    return list(out.values())
+    return out
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
