@@ -146,7 +146,8 @@ def pack(src: Path) -> dict[str, Any]:
         "nvcc_flags": env.get("nvcc_flags"),
         "date_utc": env.get("date_utc"),
         "ncu_options": "--csv --page raw --print-units base --clock-control "
-                       f"{env.get('clock_control', 'base')} (default --cache-control all)",
+                       f"{env.get('clock_control', 'base')} --cache-control "
+                       f"{env.get('cache_control', 'all')}",
         "command": "bash validation/hardware/run_vsuite_ncu.sh OUTDIR (device tool: run)",
         "units": "cycles are SM cycles; " + ", ".join(f"{k} in {v}" for k, v in UNITS.items())
                  + "; *.pct in percent; sectors are 32 bytes",

@@ -9,7 +9,9 @@
 # (its PASS/FAIL line, wall time) and once under ncu, which locks the clocks to base
 # (--clock-control base, the default) and flushes the caches before each launch
 # (--cache-control all, the default): every launch starts cold, as in a simulator.
-# NCU_CLOCK_CONTROL=none keeps the GPU's own clocks (boost) instead of base.
+# NCU_CLOCK_CONTROL=none keeps the GPU's own clocks (boost) instead of base;
+# NCU_CACHE_CONTROL=none keeps the caches between launches (the L2 then holds what the host
+# copied and what earlier launches left, as in warpsim and GPGPU-Sim with a warm L2).
 # Writes OUTDIR/vsuite_ncu.tar.gz (CSV per program, logs, nvidia-smi, nvcc/ncu versions).
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,10 +28,12 @@ mkdir -p "$DEST" "$V/bin" "$V/csv" "$V/log" "$V/meta"
 T0=$(date +%s)
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$V/run.log"; }
 CLOCK=${NCU_CLOCK_CONTROL:-base}
+CACHE=${NCU_CACHE_CONTROL:-all}
 METRICS=gpc__cycles_elapsed.max,sm__cycles_elapsed.max,sm__cycles_elapsed.avg.per_second,sm__cycles_active.avg,sm__cycles_active.max,gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,sm__warps_launched.sum,sm__ctas_launched.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sector_hit_rate.pct,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
 {
     echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "ncu=$NCU"; echo "metrics=$METRICS"
     echo "clock_control=$CLOCK"
+    echo "cache_control=$CACHE"
     echo "nvcc_flags=-cudart shared -gencode arch=compute_75,code=compute_75"
 } > "$V/meta/env.txt"
 nvcc --version > "$V/meta/nvcc_version.txt" 2>&1
@@ -54,7 +58,7 @@ for p in "${PROGS[@]}"; do
     verdict=$(grep -E "PASS|FAIL" "$V/log/$p.plain.txt" | tail -n 1 | tr '\t' ' ')
     t=$(date +%s%N)
     (cd "$V/bin" && timeout 120 "$NCU" --csv --page raw --print-units base --metrics "$METRICS" \
-        --clock-control "$CLOCK" \
+        --clock-control "$CLOCK" --cache-control "$CACHE" \
         --log-file "$V/csv/$p.csv" "./$p" > "$V/log/$p.ncu_stdout.txt" 2>&1); nrc=$?
     ns=$(( ($(date +%s%N) - t) / 1000000 ))
     n=$(grep -c '^"[0-9]' "$V/csv/$p.csv")
