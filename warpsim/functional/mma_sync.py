@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from warpsim.functional.wmma import Fragment, fragment_regs, require_full_warp, tile_operands
+from warpsim.functional.wmma import (
+    Fragment,
+    fragment_regs,
+    require_full_warp,
+    result_bits,
+    tile_operands,
+)
 from warpsim.ptx.ir import Instruction
 
 __all__ = ["build_mma_sync", "fragment_coords"]
@@ -122,19 +128,6 @@ def _check(inst: Instruction, ctx: Any) -> tuple[str, str, str, str, str]:
     return shape, dt, at, bt, ct
 
 
-def _round(d: np.ndarray, dt: str, sat: bool) -> np.ndarray:
-    """D values (float64 or int64) to the bits of type ``dt``."""
-    if dt == "f16":
-        return d.astype(np.float16).view(np.uint16)
-    if dt == "f32":
-        return d.astype(np.float32).view(np.uint32)
-    if dt == "f64":
-        return d.view(np.uint64)
-    if sat:
-        d = np.clip(d, -(1 << 31), (1 << 31) - 1)
-    return (d & 0xFFFFFFFF).astype(np.uint32)
-
-
 def build_mma_sync(inst: Instruction, ctx: Any) -> Any:
     """The closure of an ``mma.sync.aligned`` instruction (see the module docstring)."""
     shape, dt, at, bt, ct = _check(inst, ctx)
@@ -156,5 +149,5 @@ def build_mma_sync(inst: Instruction, ctx: Any) -> Any:
             d = np.matmul(a, b) + c
         else:
             d = np.matmul(a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)
-        fd.write(bs, g, _round(d.reshape(nw, m * n), dt, sat))
+        fd.write(bs, g, result_bits(d.reshape(nw, m * n), dt, sat))
     return run

@@ -38,7 +38,7 @@ from warpsim.functional.memops import load_parts, resolve_parts, store_parts, tr
 from warpsim.ptx.ir import TYPE_BITS, Instruction, Operand, OpKind
 
 __all__ = ["Fragment", "build_wmma", "element_values", "fragment_regs", "require_full_warp",
-           "tile_operands"]
+           "result_bits", "tile_operands"]
 
 _SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16),
            "m16n16k8": (16, 16, 8), "m8n8k4": (8, 8, 4)}
@@ -212,7 +212,8 @@ def element_values(bits: np.ndarray, typ: str) -> np.ndarray:
     return bits.astype(np.int64)             # u8
 
 
-def _from_result(d: np.ndarray, typ: str, sat: bool) -> np.ndarray:
+def result_bits(d: np.ndarray, typ: str, sat: bool) -> np.ndarray:
+    """D values (float64 or int64) to the bits of type ``typ`` (shared with mma.sync)."""
     if typ == "f16":
         return d.astype(np.float16).view(np.uint16)
     if typ == "f32":
@@ -253,7 +254,7 @@ def _build_mma(inst: Instruction, ctx: Any) -> Any:
             d = np.matmul(a, b) + c
         else:
             d = np.matmul(a, b, dtype=np.float32) + c.astype(np.float32)
-        fd.write(bs, g, _from_result(d.reshape(nw, m * n), dt, sat))
+        fd.write(bs, g, result_bits(d.reshape(nw, m * n), dt, sat))
     return run
 
 

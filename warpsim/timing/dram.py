@@ -144,16 +144,23 @@ def _is_write(info: int) -> bool:
 
 
 @jit
+def _oldest(dq, ch: int) -> int:
+    """The queue entry of channel ``ch`` that arrived first (lowest sequence number), or -1."""
+    oldest = -1
+    for e in range(dq.shape[1]):
+        seq = dq[ch, e, Q_READY]
+        if seq >= 0 and (oldest < 0 or seq < dq[ch, oldest, Q_READY]):
+            oldest = e
+    return oldest
+
+
+@jit
 def _first_free_bank(p, dq, bank, ch_s, ch: int) -> int:
     """The first bank (round robin from the pointer) that holds no request and has a queued
     one, or -1; ``fifo``: the oldest request's bank if it is free."""
     nbk = p[P_N_BANKS]
     if p[P_DRAM_SCHED] == DS_FIFO:
-        oldest = -1
-        for e in range(dq.shape[1]):
-            seq = dq[ch, e, Q_READY]
-            if seq >= 0 and (oldest < 0 or seq < dq[ch, oldest, Q_READY]):
-                oldest = e
+        oldest = _oldest(dq, ch)
         if oldest < 0:
             return -1
         b = dq[ch, oldest, D_BANK]
@@ -205,16 +212,15 @@ def _bank_pick(p, dq, bank, ch: int, b: int) -> int:
 @jit
 def _assign(p, dq, bank, ch_s, ch: int) -> bool:
     """Give at most one free bank a queued request (scheduler step 2)."""
-    b = _first_free_bank(p, dq, bank, ch_s, ch)
-    if b < 0:
-        return False
-    if p[P_DRAM_SCHED] == DS_FIFO:
-        e = -1
-        for i in range(dq.shape[1]):
-            seq = dq[ch, i, Q_READY]
-            if seq >= 0 and (e < 0 or seq < dq[ch, e, Q_READY]):
-                e = i
+    if p[P_DRAM_SCHED] == DS_FIFO:  # the oldest request, when its bank is free
+        e = _oldest(dq, ch)
+        if e < 0 or bank[ch, dq[ch, e, D_BANK], B_LEFT] != 0:
+            return False
+        b = dq[ch, e, D_BANK]
     else:
+        b = _first_free_bank(p, dq, bank, ch_s, ch)
+        if b < 0:
+            return False
         e = _bank_pick(p, dq, bank, ch, b)
     info = dq[ch, e, Q_INFO]
     bank[ch, b, B_ADDR] = dq[ch, e, Q_ADDR]
