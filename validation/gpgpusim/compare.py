@@ -24,7 +24,6 @@ ratio (warpsim / GPGPU-Sim) and key statistics side by side (``--stats``: all of
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -179,15 +178,11 @@ def main(argv: list[str] | None = None) -> int:
                   "(run regen.py --only " + name + ")", file=sys.stderr)
         rows += compare_program(name, entry, args.config, tuple(args.set), args.config_file)
     summ = summary(rows)
-    if args.json:
-        doc = json.dumps({"config": args.config, "config_file": args.config_file,
-                          "gpgpusim_config": args.gpgpusim_config, "overrides": args.set,
-                          "reference_meta": ref["meta"], "rows": rows, "summary": summ},
-                         indent=1)
-        if args.json == "-":
-            print(doc)
-            return 0
-        Path(args.json).write_text(doc + "\n")
+    if args.json and vsuite.write_json({"config": args.config, "config_file": args.config_file,
+                                        "gpgpusim_config": args.gpgpusim_config,
+                                        "overrides": args.set, "reference_meta": ref["meta"],
+                                        "rows": rows, "summary": summ}, args.json):
+        return 0
     if args.markdown:
         print_markdown(rows, summ)
     else:

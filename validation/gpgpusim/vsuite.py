@@ -181,3 +181,14 @@ def sum_launches(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict
         for key in keys:
             k[key] += r[key] or 0
     return list(out.values())
+
+
+def write_json(doc: dict[str, Any], dest: str) -> bool:
+    """Write a comparison's JSON to ``dest`` (``-``: stdout); True when it went to stdout (the
+    caller then prints nothing else)."""
+    text = json.dumps(doc, indent=1)
+    if dest == "-":
+        print(text)
+        return True
+    Path(dest).write_text(text + "\n")
+    return False

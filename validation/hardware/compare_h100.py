@@ -192,14 +192,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"warning: {src.name} changed since the H100 was profiled", file=sys.stderr)
         rows += compare_program(name, ref["programs"][name], args.config, tuple(args.set))
     summ = summary(rows)
-    if args.json:
-        doc = json.dumps({"config": args.config, "overrides": args.set,
-                          "reference_meta": ref["meta"], "rows": rows, "summary": summ},
-                         indent=1)
-        if args.json == "-":
-            print(doc)
-            return 0
-        Path(args.json).write_text(doc + "\n")
+    if args.json and vsuite.write_json({"config": args.config, "overrides": args.set,
+                                        "reference_meta": ref["meta"], "rows": rows,
+                                        "summary": summ}, args.json):
+        return 0
     if args.markdown:
         print_markdown(rows, summ)
     else:
