@@ -58,7 +58,8 @@ def _run(over, insts, warps, prog=None, skip_idle=True):
               regs_per_thread=8, shmem_bytes=0)
     sim.consume(make_chunk(warps, 1))
     r = sim.finish()
-    return r.cycles, {k[4:]: v for k, v in r.stats.items() if k.startswith("ilp_") and v}
+    return r.cycles, {k[4:]: v for k, v in r.stats.items() if k.startswith("ilp_") and v
+                      and not k.startswith(("ilp_tb0_", "ilp_cta_"))}
 
 
 def _indep(n):

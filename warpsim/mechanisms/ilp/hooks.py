@@ -27,6 +27,11 @@ Mapping onto the engine (docs/mechanisms/ilp.md):
       branch rule without prediction; the ILP techniques act on the listed kinds only.
   [A] One scoreboard entry per instruction with a destination (its first scoreboard id is the
       tag) and per store; commit in the cycle of completion, any number of warps per cycle.
+  [A] Branch hazard (C-R7, the dissertation §4.4.3: a branch "does not present a control
+      hazard due to TLP" or "results in pipeline stalls"): a branch stalls the pipeline when
+      its warp's scheduler leaves an issue slot empty in a cycle after the branch issued and
+      before it resolves (writes back); issue slots are those of instructions the hooks see
+      (``on_issue``: not barriers or exits).
 """
 
 from __future__ import annotations
@@ -51,9 +56,12 @@ from warpsim.mechanisms.ilp.state import (
     E_TAG,
     E_VALID,
     E_WARP,
+    I_COUNT,
+    I_LAST,
     K_BARRIER,
     K_BP_CORRECT,
     K_BP_PRED,
+    K_BR_STALLS,
     K_BRANCHES,
     K_BYPASSED,
     K_COND,
@@ -74,6 +82,7 @@ from warpsim.mechanisms.ilp.state import (
     P_BYPASS,
     P_ENTRIES,
     P_HIST_MASK,
+    P_N_SCHED,
     P_PREDICTOR,
     P_REC_BASE,
     R_DIVERGED,
@@ -87,7 +96,9 @@ from warpsim.mechanisms.ilp.state import (
     T_DST,
     W_BR,
     W_BR_AT,
+    W_BR_ISSUE,
     W_BR_REC,
+    W_BR_SLOTS,
     W_COUNTED,
     W_FB,
     W_FB_REC,
@@ -99,7 +110,9 @@ from warpsim.mechanisms.ilp.state import (
 )
 from warpsim.timing.consts import INT64_MAX, ISSUE_EXECUTE
 from warpsim.timing.fields import (
+    F_CTA_ID,
     F_WARP_AT_BAR,
+    F_WARP_CTA,
     F_WARP_END,
     F_WARP_POS,
     F_WARP_SB_WAIT,
@@ -195,9 +208,11 @@ def ilp_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
 
 
 @jit
-def _branch(hs, sm, warp, pc, rec):  # pragma: no cover - jit
+def _branch(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     ws = hs.ws
     hs.cnt[sm, K_BRANCHES] += 1
+    ws[sm, warp, W_BR_ISSUE] = cycle
+    ws[sm, warp, W_BR_SLOTS] = hs.iss[sm, warp % hs.prm[P_N_SCHED], I_COUNT]
     r = rec - hs.prm[P_REC_BASE]
     kind = hs.prm[P_PREDICTOR] if hs.sm_ilp[sm] != 0 else BP_NONE
     cond = hs.pct[pc, T_COND]
@@ -234,9 +249,13 @@ def _branch(hs, sm, warp, pc, rec):  # pragma: no cover - jit
 def ilp_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Clear the ready bit, or allocate a scoreboard entry (or fall back), or predict."""
     ws = hs.ws
+    s = warp % hs.prm[P_N_SCHED]
+    if hs.iss[sm, s, I_LAST] != cycle:  # the scheduler's issue slot of this cycle is used
+        hs.iss[sm, s, I_LAST] = cycle
+        hs.iss[sm, s, I_COUNT] += 1
     cls = hs.pct[pc, T_CLASS]
     if cls == C_BRANCH:
-        _branch(hs, sm, warp, pc, rec)
+        _branch(hs, sm, warp, pc, rec, cycle)
         return ISSUE_EXECUTE, np.int64(0)
     ne = hs.prm[P_ENTRIES] * hs.sm_ilp[sm]
     tag = hs.pct[pc, T_DST]
@@ -291,6 +310,18 @@ def ilp_result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
 
 
 @jit
+def _branch_resolved(hs, sm, warp, cycle):  # pragma: no cover - jit
+    """The branch resolves at ``cycle`` (before this cycle's issue): it stalled the pipeline
+    when its scheduler issued in fewer of the cycles since its issue than there were."""
+    used = hs.iss[sm, warp % hs.prm[P_N_SCHED], I_COUNT] - hs.ws[sm, warp, W_BR_SLOTS]
+    if used < cycle - hs.ws[sm, warp, W_BR_ISSUE] - 1:
+        hs.cnt[sm, K_BR_STALLS] += 1
+        cta = hs.core_cta[sm, hs.core_warp[sm, warp, F_WARP_CTA], F_CTA_ID]
+        if 0 <= cta < hs.cta_br_stalls.shape[0]:
+            hs.cta_br_stalls[cta] += 1
+
+
+@jit
 def ilp_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Set the ready bit, resolve the branch, complete the entry and commit in order."""
     ws = hs.ws
@@ -298,6 +329,7 @@ def ilp_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         ws[sm, warp, W_FB] = 0
     if ws[sm, warp, W_BR] != BR_FREE and ws[sm, warp, W_BR_REC] == rec:
         ws[sm, warp, W_BR] = BR_FREE
+        _branch_resolved(hs, sm, warp, cycle)
     ne = hs.prm[P_ENTRIES] * hs.sm_ilp[sm]
     if ne == 0 or ws[sm, warp, W_IN_BOARD] == 0:
         return None

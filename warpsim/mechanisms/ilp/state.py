@@ -27,7 +27,8 @@ P_ENTRIES = 1
 P_PREDICTOR = 2   # index into arch.ilp.PREDICTORS
 P_HIST_MASK = 3
 P_REC_BASE = 4
-N_P = 5
+P_N_SCHED = 5     # warp schedulers per SM (warp w belongs to scheduler w % n)
+N_P = 6
 BP_NONE, BP_STATIC, BP_GSHARE, BP_PERFECT = 0, 1, 2, 3
 
 # -- pct[pc, ...]: the instruction's class ----------------------------------------------------
@@ -58,7 +59,14 @@ W_IN_BOARD = 7    # scoreboard entries of the warp (in-board = count > 0)
 W_IN_STORE = 8
 W_HIST = 9        # gshare history
 W_COUNTED = 10    # cycle + 1 of the warp's last counted stall (one class per warp-cycle)
-N_W = 11
+W_BR_ISSUE = 11   # issue cycle of the warp's last branch
+W_BR_SLOTS = 12   # its scheduler's issue cycles (I_COUNT) up to and including that cycle
+N_W = 13
+
+# -- iss[sm, sched, ...]: issue slots used per scheduler ----------------------------------------
+I_LAST = 0        # last cycle the scheduler issued an instruction the hooks see (-1: none)
+I_COUNT = 1       # cycles in which it issued
+N_I = 2
 
 # -- sb[sm, e, ...]: scoreboard entries -------------------------------------------------------
 E_VALID = 0
@@ -78,11 +86,12 @@ COUNTERS = (
     "ilp_stall_sb_full", "ilp_stall_waw", "ilp_stall_store_drain", "ilp_stall_load_after_store",
     "ilp_stall_barrier", "ilp_bypassed_insts", "ilp_sb_allocs", "ilp_sb_fallback_issues",
     "ilp_sb_commits", "ilp_sb_occupancy_sum", "ilp_branches", "ilp_cond_branches",
-    "ilp_divergent_branches", "ilp_bp_predictions", "ilp_bp_correct", "ilp_bp_nullified")
+    "ilp_divergent_branches", "ilp_bp_predictions", "ilp_bp_correct", "ilp_bp_nullified",
+    "ilp_branch_stalls")
 (K_RAW_ALU, K_RAW_MEM, K_INFLIGHT, K_CONTROL, K_SB_FULL, K_WAW, K_STORE_DRAIN,
  K_LOAD_AFTER_STORE, K_BARRIER, K_BYPASSED, K_SB_ALLOCS, K_SB_FALLBACK, K_SB_COMMITS,
- K_SB_OCC, K_BRANCHES, K_COND, K_DIVERGENT, K_BP_PRED, K_BP_CORRECT, K_NULLIFIED) = range(
-    len(COUNTERS))
+ K_SB_OCC, K_BRANCHES, K_COND, K_DIVERGENT, K_BP_PRED, K_BP_CORRECT, K_NULLIFIED,
+ K_BR_STALLS) = range(len(COUNTERS))
 
 
 class ILPState(NamedTuple):
@@ -107,12 +116,19 @@ class ILPState(NamedTuple):
     """``pht[sm, i]`` int64: gshare two-bit counters (0..3, >= 2 predicts taken)."""
     cnt: np.ndarray
     """``cnt[sm, K_*]`` int64: the engine counts' columns of ``COUNTERS``."""
+    iss: np.ndarray
+    """``iss[sm, sched, I_*]`` int64: issue cycles per scheduler (branch hazards)."""
+    cta_br_stalls: np.ndarray
+    """``cta_br_stalls[cta]`` int64: the CTA's branches that left an issue slot empty
+    (``ilp_branch_stalls`` per CTA, C-R7)."""
     core_warp: np.ndarray
     """The engine's ``CoreState.warp`` (read-only view)."""
     core_sb: np.ndarray
     """The engine's ``CoreState.warp_sb`` (read-only view)."""
     core_sb_long: np.ndarray
     """The engine's ``CoreState.warp_sb_long`` (read-only view)."""
+    core_cta: np.ndarray
+    """The engine's ``CoreState.cta`` (read-only view: a warp's CTA id)."""
 
 
 def pc_table(program: Any, tables: Any) -> np.ndarray:
@@ -149,7 +165,8 @@ def pc_table(program: Any, tables: Any) -> np.ndarray:
 
 
 def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
-               core_sb: np.ndarray, core_sb_long: np.ndarray) -> ILPState:
+               core_sb: np.ndarray, core_sb_long: np.ndarray,
+               core_cta: np.ndarray) -> ILPState:
     """Zeroed state for a launch (``info``: the ``LaunchInfo``)."""
     il = cfg.ilp
     n_sms = cfg.sm.n_sms
@@ -159,6 +176,7 @@ def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
     prm[P_ENTRIES] = il.scoreboard_entries
     prm[P_PREDICTOR] = PREDICTORS.index(il.branch_predictor)
     prm[P_HIST_MASK] = (1 << il.gshare_history_bits) - 1
+    prm[P_N_SCHED] = cfg.sm.n_schedulers
     kinds = np.asarray(info.sm_kind if info.sm_kind is not None else np.zeros(n_sms), np.int64)
     sm_ilp = (np.isin(kinds, np.asarray(il.sm_kinds, np.int64)) if il.sm_kinds
              else np.ones(n_sms, bool)).astype(np.int64)
@@ -167,9 +185,12 @@ def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
     ws[:, :, W_HEAD] = -1
     ws[:, :, W_TAIL] = -1
     sb = np.zeros((n_sms, max(1, il.scoreboard_entries), N_E), np.int64)
+    iss = np.zeros((n_sms, cfg.sm.n_schedulers, N_I), np.int64)
+    iss[:, :, I_LAST] = -1
     return ILPState(
         prm=prm, sm_ilp=sm_ilp, pct=pc_table(info.program, tables),
         sbsrc=np.ascontiguousarray(tables.pc_sbsrc, np.int32),
         rc=np.zeros((1, N_R), np.int64), ws=ws, sb=sb,
         pht=np.ones((n_sms, 1 << il.gshare_history_bits), np.int64), cnt=counters,
-        core_warp=core_warp, core_sb=core_sb, core_sb_long=core_sb_long)
+        iss=iss, cta_br_stalls=np.zeros(max(1, info.n_ctas), np.int64),
+        core_warp=core_warp, core_sb=core_sb, core_sb_long=core_sb_long, core_cta=core_cta)
