@@ -18,6 +18,9 @@ CYCLES = {"lo": {"tlp": 1200, "bp": 1100, "sc": 1000, "bp_sc": 960, "bp_sc_stati
                  "bp_sc_gshare": 750, "bp_sc_perfect": 700, "GPU-I": 900, "GPU-H": 1000},
           "hi": {"tlp": 1000, "bp": 1000, "sc": 1000, "bp_sc": 1000, "bp_sc_static": 1000,
                  "bp_sc_gshare": 1000, "bp_sc_perfect": 1000, "GPU-I": 1250, "GPU-H": 1000}}
+CYCLES["lo"]["GPU-I-sm"] = 1000
+TB0 = {"tb0_warp_insts": 1000, "tb0_branches": 137, "tb0_branch_stalls": 79,
+       "cta_max_warp_insts": 1000}
 
 
 def _which(overrides):
@@ -25,6 +28,9 @@ def _which(overrides):
         return "GPU-H"
     if "sm.n_sms=9" in overrides:
         return "GPU-I"
+    if "sm.n_registers=16384" in overrides:  # iso-SM-count GPU-I: 10 ILP SMs, half the file
+        assert "sm.n_sms=10" in overrides and "ilp.scoreboard_entries=8" in overrides
+        return "GPU-I-sm"
     rest = [o for o in overrides if not o.startswith("sm.n_sms")]
     return next(c for c, ov in CORES.items() if ov == rest)
 
@@ -36,16 +42,26 @@ def _fake(sel, overrides):
             "warps_per_sm": 8 if sel.name == "lo" else 48,
             "threads": 10**6, "route": "ilp" if sel.name == "lo" else "tlp",
             "stalls": {}, "branches": 5, "cond_branches": 4, "divergent_branches": 1,
-            "bp_predictions": 3, "bp_accuracy": 2 / 3, "sb_fallback_issues": 0}
+            "bp_predictions": 3, "bp_accuracy": 2 / 3, "sb_fallback_issues": 0, "tb0": TB0}
+
+
+PAIR_CALLS = []
 
 
 def _fake_pair(a, b, gpu, sets):
+    iso_sm = bool(gpu.ilp_registers)
+    PAIR_CALLS.append((gpu.name, iso_sm, gpu.n_tlp, gpu.n_ilp, sets))
     ipc = {"GPU-T": (4.0, 8.0), "GPU-I": (6.0, 6.0), "GPU-H": (6.0, 8.0)}[gpu.name]
+    energy = {"GPU-T": [2.0, 3.0], "GPU-I": [1.0, 3.0], "GPU-H": [1.0, 2.5]}[gpu.name]
+    if iso_sm:
+        ipc = {"GPU-I": (6.0, 7.0), "GPU-H": (6.0, 8.0)}[gpu.name]
+        energy = {"GPU-I": [1.0, 3.5], "GPU-H": [1.0, 3.0]}[gpu.name]
     return {"gpu": gpu.name, "pair": [a.name, b.name], "verified": True, "ipc": list(ipc),
-            "window_cycles": 100}
+            "window_cycles": 100, "energy_j": energy}
 
 
 def test_summary_from_hand_picked_runs(tmp_path):
+    PAIR_CALLS.clear()
     s = run_experiment((BenchSel("lo", "tiny", (), "NQU"), BenchSel("hi", "tiny", (), "MM")),
                        tmp_path, pairs=(("lo", "hi"),), runner=_fake, pair_runner=_fake_pair)
     # bypass: lo 1200/1100, hi 1 -> GM sqrt(12/11) - 1
@@ -72,6 +88,28 @@ def test_summary_from_hand_picked_runs(tmp_path):
               "gpu_h_speedup_concurrent", "per_benchmark"):
         assert k in s
     assert set(s["targets"]) == {f"C-R{i}" for i in range(1, 14)}
+    # C-R7 from lo's (NQU's) TLP-core run: 137 branches in 1000 warp instructions, 79 stalled
+    assert s["targets"]["C-R7"]["ours"] == pytest.approx(
+        {"branch_frac": 0.137, "no_hazard_frac": 58 / 137, "stall_frac": 79 / 137,
+         "dominant": True})
+    # C-R12 energy: GPU-H 3.5 J against GPU-I 4 J and GPU-T 5 J
+    assert s["gpu_h_energy_concurrent"] == pytest.approx({"vs_gpu_i": 3.5 / 4 - 1,
+                                                          "vs_gpu_t": 3.5 / 5 - 1})
+    # C-R13: iso-SM GPU-I = 10 ILP SMs (5 + 5 for the pair), GPU-H 5 ILP + 5 TLP; GPU-T's pair
+    # run is the iso-area one (not run again); kernel 1's reference alone on iso-SM GPU-I:
+    # 10000 / 1000
+    assert [c[:4] for c in PAIR_CALLS] == [("GPU-T", False, 10, 0), ("GPU-I", False, 0, 9),
+                                           ("GPU-H", False, 5, 4), ("GPU-I", True, 0, 10),
+                                           ("GPU-H", True, 5, 5)]
+    assert PAIR_CALLS[3][4] == (range(0, 5), range(5, 10))
+    r1 = 10.0
+    ws_t, ws_i, ws_h = (0.5 * (a / r1 + b / r2) for a, b in ((4, 8), (6, 7), (6, 8)))
+    assert s["gpu_h_speedup_concurrent_iso_sm"] == pytest.approx(
+        {"vs_gpu_i": ws_h / ws_i - 1, "vs_gpu_t": ws_h / ws_t - 1})
+    assert s["gpu_h_energy_concurrent_iso_sm"] == pytest.approx({"vs_gpu_i": 4 / 4.5 - 1,
+                                                                 "vs_gpu_t": 4 / 5 - 1})
+    assert s["gpus_iso_sm"]["GPU-I"] == {"tlp_sms": 0, "ilp_sms": 10, "tlp_registers": 32768,
+                                         "ilp_registers": 16384}
     assert json.loads((tmp_path / "summary.json").read_text())["speedup_bypass"] == (
         pytest.approx(s["speedup_bypass"]))
 

@@ -7,7 +7,13 @@ import pytest
 
 from warpsim.arch import GTX480, apply_overrides
 from warpsim.arch.sm_kinds import sm_kinds
-from warpsim.mechanisms.ilp.gpus import AREA, iso_area, route, weighted_speedup
+from warpsim.mechanisms.ilp.gpus import (
+    AREA,
+    iso_area,
+    iso_sm_count,
+    route,
+    weighted_speedup,
+)
 
 
 def test_iso_area_gpus_are_the_papers_40_36_and_20_plus_18():
@@ -42,3 +48,16 @@ def test_routing_rule(warps, threads, where):
 def test_weighted_speedup():
     assert weighted_speedup(2.0, 2.0, 3.0, 3.0) == 1.0
     assert weighted_speedup(1.0, 2.0, 3.0, 2.0) == pytest.approx(0.5 * (0.5 + 1.5))
+
+
+def test_iso_sm_count_gpus_of_figs_52_53():
+    # 30 SMs each; TLP SMs 16k registers (11.823 mm^2), ILP SMs 8k (12.026 mm^2); GPU-H 15+15
+    t, i, h = iso_sm_count(30, 16384)
+    assert [(g.n_tlp, g.n_ilp) for g in (t, i, h)] == [(30, 0), (0, 30), (15, 15)]
+    assert i.area_mm2 == pytest.approx(30 * 12.026)
+    assert h.area_mm2 == pytest.approx(15 * 11.823 + 15 * 12.026)
+    assert "sm.n_registers=8192" in i.overrides()
+    cfg = apply_overrides(GTX480, dict(o.split("=", 1) for o in h.overrides()))
+    kinds = [(k.first_sm, k.n_sms, k.cfg.sm.n_registers) for k in sm_kinds(cfg)]
+    assert kinds == [(0, 15, 8192), (15, 15, 16384)]
+    assert cfg.ilp.sm_kinds == (0,) and cfg.ilp.scoreboard_entries == 8

@@ -1,8 +1,9 @@
 """``warpsim reproduce ilp``: the ILP chapter of Xiang's dissertation (ch. 4): speedups of
 bypassing, the 8-entry scoreboard and both over the TLP core (Fig. 42), branch prediction over
-BP+SC and its accuracy (Figs 45, 47), and single kernels and a concurrent pair on iso-area
-GPU-T / GPU-I / GPU-H (Figs 48, 50), with every target of spec §3.7 (C-R1 ... C-R13) as ours
-next to the paper's or "not run".
+BP+SC and its accuracy (Figs 45, 47), NQU's thread block 0 branch statistics (§4.4.3), single
+kernels and concurrent pairs on iso-area GPU-T / GPU-I / GPU-H (Figs 48, 50, 51) and pairs on
+iso-SM-count GPUs (Figs 52, 53), with every target of spec §3.7 (C-R1 ... C-R13) as ours next
+to the paper's or "not run".
 
 Follows: specs/xiang-simt-efficiency.md §3.3-§3.7; runs ``ilp_runs.py``; GPUs and routing
 ``mechanisms/ilp/gpus.py``. docs/reproductions/ilp.md compares and explains.
@@ -13,6 +14,14 @@ Assumptions:
       larger half to kernel 1); on GPU-H kernel 1 runs on the ILP SMs (kind 0), kernel 2 on the
       TLP SMs (kind 1).
   [A] Memory bandwidth is not scaled with the SM count (the paper adds 50 % for 40 SMs).
+  [A] Iso-SM-count GPUs (C-R13): ``N_TLP`` SMs each (the paper's 30); the TLP SMs keep the
+      preset's register file, the ILP SMs have half of it (the paper's 16k / 8k); the weighted
+      speedup's kernel-1 reference runs alone on that GPU-I, kernel 2's on GPU-T (the same
+      GPU-T as the iso-area one).
+  [A] C-R7 is read on the TLP core (the "baseline GPU without bypassing or scoreboard"):
+      warp instructions and branches of thread block 0 from the trace; a branch "results in
+      a pipeline stall" when its scheduler leaves an issue slot empty before it resolves
+      (``mechanisms/ilp/hooks.py``).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from warpsim.experiments.ilp_runs import (
 )
 from warpsim.experiments.wm_analysis import gm_ratio
 from warpsim.experiments.wm_runs import BenchSel
-from warpsim.mechanisms.ilp.gpus import iso_area, weighted_speedup
+from warpsim.mechanisms.ilp.gpus import GPUMix, iso_area, iso_sm_count, weighted_speedup
 from warpsim.runner.reproduce import register_reproduction
 
 __all__ = ["N_TLP", "PAPER", "reproduce_ilp", "run_experiment"]
@@ -49,6 +58,9 @@ PAPER: dict[str, Any] = {
     "gpu_h_speedup_single_kernel": 0.092, "gpu_h_vs_gpu_i_single_kernel": 0.0,
     "gpu_h_speedup_concurrent": {"vs_gpu_i": 0.047, "vs_gpu_t": 0.198},
     "gpu_h_energy_concurrent": {"vs_gpu_i": -0.065, "vs_gpu_t": -0.160},
+    "gpu_h_speedup_concurrent_iso_sm": {"vs_gpu_i": 0.034, "vs_gpu_t": 0.208},
+    "gpu_h_energy_concurrent_iso_sm": {"vs_gpu_i": -0.070, "vs_gpu_t": -0.094},
+    "nqu_tb0": {"branch_frac": 0.137, "no_hazard_frac": 0.423, "stall_frac": 0.577},
     "area_ilp_sm_mm2": 12.964, "area_overhead": 0.096, "iso_area_sms": [40, 36, [20, 18]],
 }
 """The dissertation's numbers (spec §3.6)."""
@@ -101,6 +113,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
             "gpu_h_vs_gpu_t": _speedup(runs, "GPU-H", "GPU-T"),
             "gpu_h_vs_gpu_i": _speedup(runs, "GPU-H", "GPU-I"),
             "stalls_tlp": runs["tlp"]["stalls"],
+            "tb0_tlp": _tb0(runs["tlp"]),
         }
         for p in ("static", "gshare", "perfect"):
             if f"bp_sc_{p}" in runs:
@@ -115,22 +128,16 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         row["energy_gpu_h_vs_gpu_t"] = e_h / e_t - 1.0 if e_t else None
         per[sel.name] = row
     by = {s.name: s for s in benches}
-    mixes = []
-    for a, b in pairs:
-        if a not in raw or b not in raw:
-            continue
-        half_t, half_i = gpu_t.n_tlp // 2, -(-gpu_i.n_ilp // 2)
-        res = {
-            "GPU-T": run_p(by[a], by[b], gpu_t, (range(0, half_t), range(half_t, gpu_t.n_tlp))),
-            "GPU-I": run_p(by[a], by[b], gpu_i, (range(0, half_i), range(half_i, gpu_i.n_ilp))),
-            "GPU-H": run_p(by[a], by[b], gpu_h, (0, 1)),
-        }
-        ref1, ref2 = raw[a]["GPU-I"]["ipc"], raw[b]["GPU-T"]["ipc"]
-        ws = {g: weighted_speedup(r["ipc"][0], ref1, r["ipc"][1], ref2) for g, r in res.items()}
-        mixes.append({"pair": [a, b], "weighted_speedup": ws,
-                      "verified": all(r["verified"] for r in res.values()),
-                      "gpu_h_vs_gpu_i": ws["GPU-H"] / ws["GPU-I"] - 1.0,
-                      "gpu_h_vs_gpu_t": ws["GPU-H"] / ws["GPU-T"] - 1.0, "runs": res})
+    pairs = tuple((a, b) for a, b in pairs if a in raw and b in raw)
+    mixes = [_mix(by[a], by[b], (gpu_t, gpu_i, gpu_h), raw[a]["GPU-I"]["ipc"],
+                  raw[b]["GPU-T"]["ipc"], run_p) for a, b in pairs]
+    sm_gpus = iso_sm_count(N_TLP, _preset_registers())
+    mixes_sm = []
+    for (a, b), m in zip(pairs, mixes, strict=True):
+        _log.info("ilp: %s alone on iso-SM GPU-I", a)
+        ref1 = run(by[a], sm_gpus[1].overrides())
+        mixes_sm.append(_mix(by[a], by[b], sm_gpus, ref1["ipc"], raw[b]["GPU-T"]["ipc"], run_p,
+                             reuse={"GPU-T": m["runs"]["GPU-T"]}, ref1_run=ref1))
     moderate = [b for b in per if per[b]["paper_benchmark"] in ("RAY", "FFT", "Scan", "DT")]
     acc = {p: [per[b].get(f"bp_accuracy_{p}") for b in per] for p in ("static", "gshare")}
     summary: dict[str, Any] = {
@@ -146,12 +153,18 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "gpu_h_vs_gpu_i_single_kernel": _gm(per, "gpu_h_vs_gpu_i"),
         "gpu_i_vs_gpu_t_single_kernel": _gm(per, "gpu_i_vs_gpu_t"),
         "gpu_h_energy_single_kernel": _gm(per, "energy_gpu_h_vs_gpu_t"),
-        "gpu_h_speedup_concurrent": {
-            "vs_gpu_i": gm_ratio([m["gpu_h_vs_gpu_i"] for m in mixes]),
-            "vs_gpu_t": gm_ratio([m["gpu_h_vs_gpu_t"] for m in mixes])},
+        "gpu_h_speedup_concurrent": _mean_over(mixes, "gpu_h_vs"),
+        "gpu_h_energy_concurrent": _mean_over(mixes, "energy_gpu_h_vs"),
+        "gpu_h_speedup_concurrent_iso_sm": _mean_over(mixes_sm, "gpu_h_vs"),
+        "gpu_h_energy_concurrent_iso_sm": _mean_over(mixes_sm, "energy_gpu_h_vs"),
         "gpus": {g.name: [g.n_tlp, g.n_ilp, round(g.area_mm2, 3)]
                  for g in (gpu_t, gpu_i, gpu_h)},
+        "gpus_iso_sm": {g.name: {"tlp_sms": g.n_tlp, "ilp_sms": g.n_ilp,
+                                 "tlp_registers": g.tlp_registers,
+                                 "ilp_registers": g.ilp_registers or g.tlp_registers}
+                        for g in sm_gpus},
         "concurrent": mixes,
+        "concurrent_iso_sm": mixes_sm,
         "per_benchmark": per,
         "paper": PAPER,
     }
@@ -220,6 +233,61 @@ def _sweeps(benches: tuple[BenchSel, ...], run: Any) -> dict[str, Any]:
             "ilp_8k_vs_tlp_16k": ilp8_vs_tlp16, "benchmarks": [b.name for b in benches]}
 
 
+def _preset_registers() -> int:
+    from warpsim.arch import resolve_config
+
+    return int(resolve_config("gtx480").sm.n_registers)
+
+
+def _tb0(r: dict[str, Any]) -> dict[str, Any]:
+    """C-R7 from one run: thread block 0's branch share and the split of its branches into
+    hidden by other warps and stalling the pipeline; whether it has the most instructions."""
+    t = r.get("tb0") or {}
+    n, br, st = (t.get(k, 0) for k in ("tb0_warp_insts", "tb0_branches", "tb0_branch_stalls"))
+    return {**t, "branch_frac": br / n if n else None,
+            "stall_frac": st / br if br else None,
+            "no_hazard_frac": 1.0 - st / br if br else None,
+            "dominant": bool(n and n == t.get("cta_max_warp_insts"))}
+
+
+def _mix(first: BenchSel, second: BenchSel, gpus: tuple[GPUMix, GPUMix, GPUMix], ref1: float,
+         ref2: float, run_p: Any, *, reuse: dict[str, Any] | None = None,
+         ref1_run: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One pair on GPU-T / GPU-I / GPU-H (homogeneous GPUs split in halves, GPU-H by kind):
+    weighted speedups against ``ref1`` (kernel 1 alone on GPU-I) and ``ref2`` (kernel 2 alone
+    on GPU-T), energies (sum of both kernels' runs) and GPU-H's ratios; ``reuse`` holds pair
+    runs already made (by GPU name)."""
+    gpu_t, gpu_i = gpus[0], gpus[1]
+    half_t, half_i = gpu_t.n_tlp // 2, -(-gpu_i.n_ilp // 2)
+    sets = {"GPU-T": (range(0, half_t), range(half_t, gpu_t.n_tlp)),
+            "GPU-I": (range(0, half_i), range(half_i, gpu_i.n_ilp)), "GPU-H": (0, 1)}
+    res = dict(reuse or {})
+    for g in gpus:
+        if g.name not in res:
+            _log.info("ilp: %s + %s on %s", first.name, second.name, g.name)
+            res[g.name] = run_p(first, second, g, sets[g.name])
+    ws = {g: weighted_speedup(r["ipc"][0], ref1, r["ipc"][1], ref2) for g, r in res.items()}
+    e = {g: sum(r["energy_j"]) if r.get("energy_j") else None for g, r in res.items()}
+    out: dict[str, Any] = {
+        "pair": [first.name, second.name], "weighted_speedup": ws, "energy_j": e,
+        "verified": all(r["verified"] for r in res.values()),
+        "gpu_h_vs_gpu_i": ws["GPU-H"] / ws["GPU-I"] - 1.0,
+        "gpu_h_vs_gpu_t": ws["GPU-H"] / ws["GPU-T"] - 1.0, "runs": res}
+    for g in ("GPU-I", "GPU-T"):
+        ok = e["GPU-H"] is not None and e[g]
+        out[f"energy_gpu_h_vs_gpu_{g[-1].lower()}"] = e["GPU-H"] / e[g] - 1.0 if ok else None
+    if ref1_run is not None:
+        out["ref1_ipc"] = ref1
+        out["verified"] = out["verified"] and bool(ref1_run["verified"])
+    return out
+
+
+def _mean_over(mixes: list[dict[str, Any]], key: str) -> dict[str, float]:
+    """GM over the pairs of GPU-H's ratios ``<key>_gpu_i`` and ``<key>_gpu_t``."""
+    return {f"vs_gpu_{g}": gm_ratio([m.get(f"{key}_gpu_{g}") for m in mixes])
+            for g in ("i", "t")}
+
+
 def _mean(v: list[Any]) -> float:
     x = [a for a in v if a is not None]
     return sum(x) / len(x) if x else float("nan")
@@ -230,7 +298,7 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
     p = PAPER
     per = s["per_benchmark"]
     sw = s.get("sweeps", {})
-    nqu = per.get("nqueens", {})
+    nqu = next((r for r in per.values() if r.get("paper_benchmark") == "NQU"), {})
     t40 = iso_area(40)
     return {
         "C-R1": {"paper": [p["speedup_bypass"], p["speedup_scoreboard"],
@@ -250,8 +318,10 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                            p["branch_prediction_accuracy_gshare"]],
                  "ours": [s["branch_prediction_accuracy_static"],
                           s["branch_prediction_accuracy_gshare"]]},
-        "C-R7": {"paper": "NQU TB0: 13.7 % branches; 42.3 % no hazard / 57.7 % stall",
-                 "ours": nqu.get("branches", "not run")},
+        "C-R7": {"paper": p["nqu_tb0"],
+                 "ours": {k: nqu["tb0_tlp"].get(k) for k in (
+                     "branch_frac", "no_hazard_frac", "stall_frac", "dominant")}
+                 if nqu.get("tb0_tlp") else "not run"},
         "C-R8": {"paper": "SCP 4k regs 44.8 -> 65.6 %; 12k 95.8 -> 96.3 %; Fig. 44: BP+SC "
                           "gains most with the smallest register file",
                  "ours": sw.get("register_file", "not run")},
@@ -263,9 +333,11 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
         "C-R11": {"paper": [p["gpu_h_speedup_single_kernel"], p["gpu_h_vs_gpu_i_single_kernel"]],
                   "ours": [s["gpu_h_speedup_single_kernel"], s["gpu_h_vs_gpu_i_single_kernel"]]},
         "C-R12": {"paper": [p["gpu_h_speedup_concurrent"], p["gpu_h_energy_concurrent"]],
-                  "ours": [s["gpu_h_speedup_concurrent"], "not run (energy of mixes)"]},
-        "C-R13": {"paper": "iso-SM-count: +3.4 / +20.8 %; energy -7.0 / -9.4 %",
-                  "ours": "not run"},
+                  "ours": [s["gpu_h_speedup_concurrent"], s["gpu_h_energy_concurrent"]]},
+        "C-R13": {"paper": [p["gpu_h_speedup_concurrent_iso_sm"],
+                            p["gpu_h_energy_concurrent_iso_sm"]],
+                  "ours": [s["gpu_h_speedup_concurrent_iso_sm"],
+                           s["gpu_h_energy_concurrent_iso_sm"]]},
     }
 
 

@@ -5,6 +5,12 @@ numbers the analysis needs.
 Follows: specs/xiang-simt-efficiency.md §3.3-§3.6. Every run is in-process (one ``Device`` per
 run) on the GTX480 preset with fewer SMs (the dissertation's GTX280-like GPU is not a preset:
 docs/reproductions/ilp.md says what differs).
+Assumptions:
+  [A] The energy of a concurrent pair is the sum of each kernel's energy over its first
+      complete run (the dissertation §4.5: "the sum of the energy consumed by executing either
+      application from beginning to end"): its own SMs' events, and static power of its SMs
+      and of the chip for its run's duration (so chip-level static power is charged to each
+      kernel while both run).
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from warpsim.errors import ConfigError
 from warpsim.experiments.wm_runs import BenchSel
 from warpsim.mechanisms.ilp.gpus import GPUMix, ilp_core_overrides, route
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "CORES", "PAIRS_QUICK", "run_one", "run_pair"]
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "CORES", "PAIRS_QUICK", "run_energy_j", "run_one",
+           "run_pair"]
 
 BENCH_QUICK = (
     BenchSel("nqueens", "small", (), "NQU", "one large-shared-memory block per SM: low TLP"),
@@ -82,8 +90,40 @@ def run_one(sel: BenchSel, overrides: list[str]) -> dict[str, Any]:
         "bp_predictions": pred, "bp_accuracy": int(g("ilp_bp_correct", 0)) / pred if pred
         else None,
         "sb_fallback_issues": int(g("ilp_sb_fallback_issues", 0)),
+        "branch_stalls": int(g("ilp_branch_stalls", 0)),
+        "tb0": {k: int(g(f"ilp_{k}", 0)) for k in (
+            "tb0_warp_insts", "tb0_branches", "tb0_branch_stalls", "cta_max_warp_insts")},
         "wall_s": time.perf_counter() - t0,
     }
+
+
+def run_energy_j(stats: dict[str, Any], cycles: int, cfg: Any, sms: list[int]) -> float:
+    """Energy (J) of one run of a concurrent group on the SMs ``sms`` of ``cfg``: its events,
+    the static power of those SMs (register-file leakage of their kind) and of the chip for
+    ``cycles``."""
+    from warpsim.arch.sm_kinds import sm_kinds
+    from warpsim.mechanisms.registry import energy_mechanisms
+    from warpsim.power import energy, table_for_gpu
+
+    table = table_for_gpu(cfg.name)
+    regs = [k.cfg.sm.n_registers for k in sm_kinds(cfg) for _ in range(k.n_sms)]
+    banks = {-(-regs[i] * 4 // table.regfile_bank_bytes) for i in sms}
+    if len(banks) != 1:
+        raise ConfigError("sms", sms, "SMs of one register-file size")
+    return energy(stats, table, cycles=float(cycles), clock_mhz=cfg.clocks.core_mhz,
+                  n_sms=len(sms), n_rf_banks_per_sm=banks.pop(),
+                  granules_per_bank_access=cfg.regfile.bank_width_bits / 128,
+                  mechanisms=energy_mechanisms(cfg)).total_j
+
+
+def _sm_list(cfg: Any, sel: Any) -> list[int]:
+    """SM indices of a concurrent group's SM set (a range, or an ``sm_kinds`` index)."""
+    from warpsim.arch.sm_kinds import sm_kinds
+
+    if isinstance(sel, int):
+        k = sm_kinds(cfg)[sel]
+        return list(range(k.first_sm, k.first_sm + k.n_sms))
+    return [int(x) for x in sel]
 
 
 def run_pair(first: BenchSel, second: BenchSel, gpu: GPUMix,
@@ -102,10 +142,14 @@ def run_pair(first: BenchSel, second: BenchSel, gpu: GPUMix,
             r2 = run_benchmark(second.name, size=second.size, device=dev,
                                params=dict(second.params) or None)
         res = group.results
+        cfg = dev.gpu_config
+        energy_j = [run_energy_j(r.runs[0].stats, r.runs[0].cycles, cfg, _sm_list(cfg, s))
+                    for r, s in zip(res, sets, strict=True)]
     finally:
         dev.close()
     return {"gpu": gpu.name, "pair": [first.name, second.name],
             "verified": bool(r1.verified and r2.verified),
             "ipc": [float(res[0].window_ipc), float(res[1].window_ipc)],
             "window_cycles": int(res[0].window_cycles),
-            "wall_s": time.perf_counter() - t0}
+            "run_cycles": [int(r.runs[0].cycles) for r in res],
+            "energy_j": energy_j, "wall_s": time.perf_counter() - t0}

@@ -14,13 +14,19 @@ Assumptions:
       the low-TLP kernels); concurrent kernels are placed by kind.
   [A] The ILP SM is the ILP core with bypass, the 8-entry scoreboard and static prediction
       (spec §3.8 item 10); the TLP SM the TLP core (``ilp.enabled`` with nothing added).
+  [A] Iso-SM-count GPUs (§4.5, Figs 52-53: 30 SMs each; TLP SMs with 16k registers, ILP SMs
+      with 8k): the ILP SMs have half the TLP SMs' registers (the preset's), GPU-H half the
+      SMs of each kind (the ILP half rounded up, spec §3.5 [A] 15 + 15).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AREA", "GPUMix", "ilp_core_overrides", "iso_area", "route", "weighted_speedup"]
+from warpsim.errors import ConfigError
+
+__all__ = ["AREA", "GPUMix", "ilp_core_overrides", "iso_area", "iso_sm_count", "route",
+           "weighted_speedup"]
 
 AREA = {
     "tlp_sm": 11.823,          # mm^2, SM with TLP cores, 16k registers
@@ -43,17 +49,30 @@ class GPUMix:
     name: str
     n_tlp: int
     n_ilp: int
+    tlp_registers: int = 0
+    """32-bit registers per TLP SM; 0: the ``sm`` section's (iso-area GPUs: every SM has the
+    same register file)."""
+    ilp_registers: int = 0
+    """32-bit registers per ILP SM when fewer than the TLP SMs' (iso-SM-count GPUs); 0: the
+    same as the TLP SMs."""
 
     @property
     def area_mm2(self) -> float:
-        return self.n_tlp * AREA["tlp_sm"] + self.n_ilp * AREA["ilp_sm"]
+        ilp = AREA["ilp_sm_8k"] if self.ilp_registers else AREA["ilp_sm"]
+        return self.n_tlp * AREA["tlp_sm"] + self.n_ilp * ilp
 
     def overrides(self) -> list[str]:
-        """``-o`` overrides: the SM count, the kinds, and ILP cores on the ILP SMs."""
+        """``-o`` overrides: the SM count, the kinds (with their register files), and ILP
+        cores on the ILP SMs."""
         n = self.n_tlp + self.n_ilp
         out = [f"sm.n_sms={n}", "ilp.enabled=true"]
         if self.n_tlp and self.n_ilp:
             out += [f"sm_kinds.n_sms={self.n_ilp},{self.n_tlp}", "ilp.sm_kinds=0"]
+            if self.ilp_registers:
+                out.append(f"sm_kinds.n_registers={self.ilp_registers},{self.tlp_registers}")
+        elif self.n_ilp and self.ilp_registers:
+            out += [f"sm.n_registers={self.ilp_registers}",
+                    f"sm.n_max_regs_per_cta={self.ilp_registers}"]
         if self.n_ilp:
             out += ilp_core_overrides()
         return out
@@ -73,6 +92,19 @@ def iso_area(n_tlp: int = 40) -> tuple[GPUMix, GPUMix, GPUMix]:
     h_t = n_tlp // 2
     h_i = int((budget - h_t * AREA["tlp_sm"]) // AREA["ilp_sm"])
     return GPUMix("GPU-T", n_tlp, 0), GPUMix("GPU-I", 0, n_i), GPUMix("GPU-H", h_t, h_i)
+
+
+def iso_sm_count(n_sms: int, tlp_registers: int) -> tuple[GPUMix, GPUMix, GPUMix]:
+    """GPU-T, GPU-I and GPU-H with ``n_sms`` SMs each: TLP SMs with ``tlp_registers``
+    registers, ILP SMs with half as many (30 and 16384: the paper's Figs 52-53)."""
+    if n_sms < 2 or tlp_registers < 2:
+        raise ConfigError("iso_sm_count", (n_sms, tlp_registers),
+                          "at least 2 SMs and 2 registers per TLP SM")
+    half = tlp_registers // 2
+    h_t = n_sms // 2
+    return (GPUMix("GPU-T", n_sms, 0, tlp_registers),
+            GPUMix("GPU-I", 0, n_sms, tlp_registers, half),
+            GPUMix("GPU-H", h_t, n_sms - h_t, tlp_registers, half))
 
 
 def route(warps_per_sm: int, total_threads: int) -> str:
