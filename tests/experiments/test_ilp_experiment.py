@@ -142,3 +142,22 @@ def test_sweeps_of_scoreboard_clocks_and_register_file():
     assert sw["register_file"] == pytest.approx({"8192": 0.16, "16384": 0.16, "32768": 0.16})
     # TLP at 16k: 2000 cycles; BP+SC at 8k: 4000 / 1.16
     assert sw["ilp_8k_vs_tlp_16k"] == pytest.approx(2000 / (4000 / 1.16) - 1)
+
+
+def test_pair_energy_charges_each_kernels_sms_and_their_register_file():
+    # iso-SM GPU-H on the GTX480 preset: SMs 0-4 ILP (16k registers = 16 banks of 4 KB),
+    # 5-9 TLP (32k = 32 banks). 700 cycles at 700 MHz = 1 us, every SM idle, no events:
+    # chip 11 W + 5 idle SMs x 1.59 W + 5 x banks x 3.26 mW (GPUWattch table), for 1 us
+    from warpsim.arch import apply_overrides, resolve_config
+    from warpsim.errors import ConfigError
+    from warpsim.experiments.ilp_runs import run_energy_j
+    from warpsim.mechanisms.ilp.gpus import iso_sm_count
+
+    h = iso_sm_count(10, 32768)[2]
+    cfg = apply_overrides(resolve_config("gtx480"), dict(o.split("=", 1) for o in h.overrides()))
+    idle = {"sm_active_cycles": 0}
+    for sms, banks in ((range(0, 5), 16), (range(5, 10), 32)):
+        want = (11.0 + 5 * 1.59 + 5 * banks * 3.26e-3) * 1e-6
+        assert run_energy_j(idle, 700, cfg, list(sms)) == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ConfigError):
+        run_energy_j(idle, 700, cfg, [4, 5])
