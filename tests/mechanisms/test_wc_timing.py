@@ -16,13 +16,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timing"))
 
-from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, small_config, stub_memsys
+from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, small_config
 from wc_helpers import value_chunk, vrec
 
 from warpsim.arch import apply_overrides
 from warpsim.mechanisms.warped_compression import WarpedCompression
 from warpsim.runner.jobs import Job
-from warpsim.timing.driver import TimingSimulator
+from warpsim.timing.driver import TimingSimulator, default_memsys
 
 _VOLATILE = ("wall", "_per_s", "compile")
 OFF = (("warped_compression.enabled", False), ("warped_compression.scheme", "4_0"),
@@ -81,7 +81,9 @@ def _micro(insts, warp_recs, overrides):
     prog = FakeProgram(insts)
     prog.n_values = np.array([len(i.writes) for i in insts] + [0], np.int32)
     mech = WarpedCompression(cfg)
-    sim = TimingSimulator(cfg, mechanism=mech, memsys=stub_memsys(None, 200))
+    # no memory access: the real memory system, so that the cycle loop compiled for the real
+    # kernel above serves (one numba compile per hooks x memory system)
+    sim = TimingSimulator(cfg, mechanism=mech, memsys=default_memsys())
     sim.start(prog, FakeAlloc(insts), n_ctas=1, cta_threads=32, regs_per_thread=8,
               shmem_bytes=0)
     sim.consume(value_chunk([warp_recs]))

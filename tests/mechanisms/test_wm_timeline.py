@@ -31,6 +31,7 @@ from timing_helpers import (
 )
 
 from warpsim.mechanisms.warpman.mechanism import WarpMan
+from warpsim.timing.driver import default_memsys
 
 X = Inst("exit", kind=EXIT)
 ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
@@ -39,6 +40,9 @@ INSTS = [ADD, X, SIN]                # pc 0: add, 1: exit, 2: sin
 SHORT = [rec(0), rec(1)]             # add, exit: exits 9 cycles after it is placed
 LONG = [rec(2), rec(1)]              # sin, exit: the spinning warp 0 of Fig. 17
 
+
+# the micro-kernels make no memory access: they run with the real memory system, so that they
+# share test_wm_bench.py's compiled cycle loop (one numba compile per hooks x memory system)
 
 # the hand-computed timelines take sin at 39 cycles, interval 4 (the SFU of the times the
 # test was written; the gtx480 preset's SFU is 8/8 since the GPGPU-Sim 4.2 alignment)
@@ -52,7 +56,7 @@ def _cfg(mode, **over):
 def _run(cfg, warps, wpc, *, regs=8, shmem=0, skip_idle=True):
     mech = WarpMan(cfg)
     res = simulate(cfg, INSTS, warps, wpc=wpc, regs=regs, shmem=shmem, skip_idle=skip_idle,
-                   mechanism=mech)
+                   mechanism=mech, memsys=default_memsys())
     return res, mech.launches[-1]
 
 

@@ -48,6 +48,18 @@ def test_not_a_terminal_and_no_variable_prints_nothing(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
+_CLI = ("import sys\n"
+        "from warpsim.cli import main\n"
+        "from warpsim.timing.engine import run_engine\n"
+        "rc = main(sys.argv[1:])\n"
+        "print('cycle loops loaded from the cache:', sum(run_engine.stats.cache_hits.values()),"
+        " file=sys.stderr)\n"
+        "sys.exit(rc)\n")
+"""``python -m warpsim.cli``, and numba's count of cycle loops it loaded from the on-disk cache
+as the last line of stderr (numba's own statistic: the oracle that nothing was compiled)."""
+_HITS = re.compile(r"^cycle loops loaded from the cache: (\d+)$", re.M)
+
+
 def _run_vector_add(progress: str | None, cache_dir=None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     if cache_dir is not None:  # a numba cache of its own: the engine compiles in this process
@@ -57,25 +69,29 @@ def _run_vector_add(progress: str | None, cache_dir=None) -> subprocess.Complete
     env["NUMBA_DISABLE_JIT"] = "0"  # the notice is about compiling: also in the no-JIT pass
     if progress is not None:
         env["WARPSIM_PROGRESS"] = progress
-    return subprocess.run([sys.executable, "-m", "warpsim.cli", "run", "vector_add", "--size",
-                           "tiny", "--json", "-q"], capture_output=True, text=True, env=env,
+    return subprocess.run([sys.executable, "-c", _CLI, "run", "vector_add", "--size", "tiny",
+                           "--json", "-q"], capture_output=True, text=True, env=env,
                           timeout=900)
 
 
 @pytest.mark.needs_jit
 def test_fresh_process_announces_the_engine_compile(tmp_path):
     """A process that compiles the cycle loop (an empty numba cache): both lines on stderr, the
-    record unchanged (the compile time it reports is within the announced duration)."""
+    record unchanged (the compile time it reports is within the announced duration). A second
+    process loads the loop from that cache (numba counts a cache hit, the same statistics):
+    the loop is compiled once per machine, not once per process (``warpsim/_bundle.py``)."""
     proc = _run_vector_add("1", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert _START in proc.stderr.splitlines()
     announced = float(_DONE.search(proc.stderr).group(1))
+    assert int(_HITS.search(proc.stderr).group(1)) == 0
     record = json.loads(proc.stdout)
     assert record["benchmark"] == "vector_add"
     assert 0 < record["numba_compile_s"] <= announced + 0.1
     quiet = _run_vector_add(None, tmp_path)  # stderr is a pipe here: not a terminal
     assert quiet.returncode == 0, quiet.stderr
     assert "compiling the timing engine" not in quiet.stderr
+    assert int(_HITS.search(quiet.stderr).group(1)) >= 1
     assert _untimed(json.loads(quiet.stdout)) == _untimed(record)
 
 

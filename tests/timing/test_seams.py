@@ -13,224 +13,38 @@ and writes back ``latency`` (INT ADD: 4) cycles after dispatch, when a dependent
 issues; ``gpu_sim_cycle`` is the last busy cycle + 1. One scheduler, GTO. This file also runs
 with numba disabled (``tests/test_without_jit.py``).
 
-The test mechanisms are one ``Probe`` whose behaviour a mode word selects, so that the cycle
-loop is compiled once for all of them (each distinct set of hook functions compiles its own).
+The test mechanisms are one ``Probe`` (tests/timing/seams_probe.py) whose behaviour a mode word
+selects, so that the cycle loop is compiled once for all of them and test_seams_dispatch.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from timing_helpers import (
-    EXIT,
-    FakeAlloc,
-    FakeProgram,
-    Inst,
-    make_chunk,
-    rec,
-    simulate,
-    small_config,
+from seams_probe import (
+    BANK0,
+    DELAY,
+    LANE,
+    OBSERVE,
+    OUTSIDE,
+    PARK,
+    PRELOAD,
+    REUSE,
+    SEE,
+    VERIFY,
+    Probe,
+    timed,
 )
-from timing_memstub import stub_memsys
+from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, rec, simulate, small_config
 
 from warpsim._jit import jit
 from warpsim.errors import ConfigError
-from warpsim.mechanisms.base import Mechanism
 from warpsim.mechanisms.compose import CompositeMechanism, combine_hooks
 from warpsim.mechanisms.hooks import noop_hooks
-from warpsim.timing.consts import (
-    INT64_MAX,
-    ISSUE_COMPLETE,
-    ISSUE_EXECUTE,
-    ISSUE_PARK,
-    MK_LD_GLOBAL,
-    MK_NONE,
-)
-from warpsim.timing.driver import TimingSimulator
-from warpsim.timing.fields import F_WARP_AGE, F_WARP_CTA
+from warpsim.timing.consts import ISSUE_COMPLETE, ISSUE_EXECUTE, ISSUE_PARK
+from warpsim.timing.fields import F_WARP_AGE
 
 X = Inst("exit", kind=EXIT)
-
-# modes (bits of cfg[0])
-REUSE, PARK, OUTSIDE, BANK0, LANE, PRELOAD, SEE, OBSERVE, DELAY, VERIFY = (1 << i
-                                                                        for i in range(10))
-# cfg[1]: the added unit's type id; cfg[2]: the memory-port refusals
-# st[w, *] per warp slot; the last row holds counters
-S_ISSUED, S_RETIRED, S_SENT, S_BACK, S_PENDING, S_SEEN = range(6)
-G_RELEASED, G_POLLS, G_PARKED, G_DELAYED = 0, 1, 2, 3
-
-
-@jit
-def _on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    cfg, st, core = hs[0], hs[1], hs[2]
-    mode = cfg[0]
-    st[warp, S_ISSUED] += 1
-    if mode & SEE:
-        st[warp, S_SEEN] = core[sm, warp, F_WARP_AGE] * 1000 + core[sm, warp, F_WARP_CTA]
-    if mode & REUSE:
-        return ISSUE_COMPLETE, cycle + 3
-    if mode & PARK and warp == 1:
-        st[st.shape[0] - 1, G_PARKED] = 1
-        return ISSUE_PARK, np.int64(0)
-    return ISSUE_EXECUTE, np.int64(0)
-
-
-@jit
-def _poll_parked(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
-    st = hs[1]
-    g = st.shape[0] - 1
-    st[g, G_POLLS] += 1
-    if st[g, G_RELEASED] > 0:
-        st[g, G_PARKED] = 0
-        return ISSUE_EXECUTE, np.int64(0)
-    return ISSUE_PARK, np.int64(0)
-
-
-@jit
-def _on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
-    st = hs[1]
-    st[warp, S_RETIRED] += 1
-    g = st.shape[0] - 1
-    if warp == 0 and st[g, G_RELEASED] == 0:
-        st[g, G_RELEASED] = cycle
-
-
-@jit
-def _on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
-    st, own = hs[1], hs[3]
-    if st[st.shape[0] - 1, G_PARKED] != 0:
-        own[0, 0] += 1  # a cycle with an instruction parked (SM 0)
-    return INT64_MAX
-
-
-@jit
-def _operand_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
-    mode = hs[0][0]
-    if mode & OUTSIDE:
-        return -1
-    if mode & BANK0:
-        return 0
-    return bank
-
-
-@jit
-def _dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
-    return -1 if hs[0][0] & OUTSIDE else bank
-
-
-@jit
-def _unit_choice(hs, sm, warp, rec, unit_type, ii):  # pragma: no cover - jit
-    cfg = hs[0]
-    if cfg[0] & LANE:
-        return cfg[1], np.int64(4)
-    return unit_type, ii
-
-
-@jit
-def _on_warp_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover - jit
-    if hs[0][0] & PRELOAD:
-        hs[1][warp, S_PENDING] = 1
-
-
-@jit
-def _mem_request(hs, sm, cycle):  # pragma: no cover - jit
-    st = hs[1]
-    for w in range(st.shape[0] - 1):
-        if st[w, S_PENDING] != 0:
-            return MK_LD_GLOBAL, np.int64(0x10000 + 128 * w), np.int64(4), np.int64(w)
-    return MK_NONE, np.int64(0), np.int64(0), np.int64(0)
-
-
-@jit
-def _on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
-    cfg, st = hs[0], hs[1]
-    if accepted:
-        st[tag, S_PENDING] = 0
-        st[tag, S_SENT] = cycle
-    else:
-        cfg[2] += 1
-
-
-@jit
-def _on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
-    hs[1][tag, S_BACK] = cycle
-
-
-@jit
-def _result_delay(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
-    cfg, st = hs[0], hs[1]
-    g = st.shape[0] - 1
-    if cfg[0] & DELAY and st[g, G_DELAYED] == 0:  # the first result one cycle later
-        st[g, G_DELAYED] = 1
-        return 1
-    return 0
-
-
-@jit
-def _writeback_read_bank(hs, sm, warp, rec, reg):  # pragma: no cover - jit
-    return np.int64(1) if hs[0][0] & VERIFY and reg == 2 else np.int64(-1)
-
-
-@jit
-def _can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    return (hs[0][0] & PRELOAD) == 0 or hs[1][warp, S_BACK] > 0
-
-
-PROBE_HOOKS = dict(on_issue=_on_issue, poll_parked=_poll_parked, on_retire=_on_retire,
-                   operand_bank=_operand_bank, dest_bank=_dest_bank, unit_choice=_unit_choice,
-                   on_warp_launch=_on_warp_launch, mem_request=_mem_request,
-                   on_mem_sent=_on_mem_sent, on_mem_complete=_on_mem_complete,
-                   can_issue=_can_issue, on_cycle_end=_on_cycle_end,
-                   result_delay=_result_delay, writeback_read_bank=_writeback_read_bank)
-
-
-class Probe(Mechanism):
-    """Every seam, each behaviour switched on by a bit of ``mode`` (constants above)."""
-
-    extra_units = (("probe_lane", 1),)
-
-    def __init__(self, cfg, mode, name="probe"):
-        super().__init__(cfg)
-        self.mode = mode
-        self.name = name
-        self.counter_names = (f"{name}_parked_cycles",)
-        self.hooks = self.hooks._replace(**PROBE_HOOKS)
-
-    def start_launch(self, info):
-        cfg = np.array([self.mode, info.unit_types.get("probe_lane", 0), 0], np.int64)
-        return {"cfg": cfg, "st": np.zeros((info.cfg.sm.n_max_warps + 1, 6), np.int64)}
-
-    def bind_core(self, launch_state, core):
-        launch_state["core"] = core.warp
-
-    def bind_counters(self, launch_state, counters):
-        launch_state["own"] = counters
-
-    def hook_state(self, launch_state, rec_cols, rec_base):
-        return (launch_state["cfg"], launch_state["st"], launch_state["core"],
-                launch_state["own"])
-
-    def finish_launch(self, launch_state, counts):
-        st, cfg = launch_state["st"], launch_state["cfg"]
-        out = {f"{self.name}_{k}_w{w}": int(st[w, i]) for w in range(4)
-               for i, k in enumerate(("issued", "retired", "sent", "back", "pending", "seen"))}
-        out.update({f"{self.name}_released": int(st[-1, G_RELEASED]),
-                    f"{self.name}_polls": int(st[-1, G_POLLS]),
-                    f"{self.name}_refused": int(cfg[2])})
-        return out
-
-
-def _timed(mode_or_mech, insts, warps, *, wpc=1, skip_idle=True, cfg=None):
-    cfg = cfg or small_config()
-    mech = (Probe(cfg, mode_or_mech) if isinstance(mode_or_mech, int)
-            else mode_or_mech)
-    sim = TimingSimulator(cfg, mechanism=mech, memsys=stub_memsys(None, 200),
-                          skip_idle_cycles=skip_idle)
-    n_ctas = len(warps) // wpc
-    sim.start(FakeProgram(insts), FakeAlloc(insts), n_ctas=n_ctas, cta_threads=32 * wpc,
-              regs_per_thread=8, shmem_bytes=0)
-    sim.consume(make_chunk(warps, wpc))
-    return sim.finish()
 
 
 def _chain_insts(n, reads=(2,)):
@@ -247,7 +61,7 @@ def test_probe_with_no_mode_gives_the_baseline_timeline():
     insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
     warps = [[rec(0), rec(1)], [rec(0), rec(1)]]
     base = simulate(small_config(), insts, warps)
-    r = _timed(0, insts, warps)
+    r = timed(0, insts, warps)
     assert r.cycles == base.cycles == 12  # warp 1's add issues at 4, writes back at 11
     for k in ("regfile_bank_reads", "regfile_bank_writes", "writeback_warp_insts",
               "exec_int32_warp_insts", "exec_fp32_warp_insts"):
@@ -259,7 +73,7 @@ def test_probe_with_no_mode_gives_the_baseline_timeline():
 @pytest.mark.parametrize("n", [1, 4])
 def test_reused_results_complete_three_cycles_after_issue(n, skip_idle):
     # issue at 2, 5, 8, ...: each link is the 3-cycle reuse; the exit issues at 2 + 3n
-    r = _timed(REUSE, _chain_insts(n), _chain(n), skip_idle=skip_idle)
+    r = timed(REUSE, _chain_insts(n), _chain(n), skip_idle=skip_idle)
     assert r.cycles == 3 + 3 * n
     assert r.stats["issue_completed_insts"] == n
     assert r.stats["probe_issued_w0"] == r.stats["probe_retired_w0"] == n
@@ -285,7 +99,7 @@ def test_parked_instruction_executes_after_the_other_warps_producer_retires(skip
     # then: collector 10, read 11, dispatch 12, writeback 16; the launch ends at 17
     insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
     warps = [[rec(0), rec(1)], [rec(0), rec(1)]]
-    r = _timed(PARK, insts, warps, skip_idle=skip_idle)
+    r = timed(PARK, insts, warps, skip_idle=skip_idle)
     assert r.stats["probe_released"] == 9
     assert r.stats["issue_parked_insts"] == 1
     assert r.cycles == 17
@@ -301,7 +115,7 @@ def test_parked_instruction_executes_after_the_other_warps_producer_retires(skip
 def test_operands_served_outside_the_register_file_take_no_bank():
     # the collector still spends its read step (the storage is read through the same stage),
     # so the chain keeps 7 cycles per link; no bank is read or written
-    r = _timed(OUTSIDE, _chain_insts(4), _chain(4))
+    r = timed(OUTSIDE, _chain_insts(4), _chain(4))
     assert r.cycles == 3 + 7 * 4
     assert r.stats["regfile_bank_reads"] == 0
     assert r.stats["regfile_bank_writes"] == 0
@@ -315,7 +129,7 @@ def test_operands_remapped_into_one_bank_serialise():
     cfg = small_config(**{"regfile.collector_single_read_per_cycle": False})
     insts = _chain_insts(4, (2, 3))
     assert simulate(cfg, insts, _chain(4)).cycles == 3 + 7 * 4
-    r = _timed(BANK0, insts, _chain(4), cfg=cfg)
+    r = timed(BANK0, insts, _chain(4), cfg=cfg)
     assert r.cycles == 3 + 8 * 4
     assert r.stats["regfile_bank_reads"] == 8
     assert r.stats["regfile_bank_conflict_stalls"] == 4
@@ -328,7 +142,7 @@ def test_instructions_sent_to_a_mechanisms_unit_follow_its_interval():
     n = 3
     insts = [Inst("add", reads=(0,), writes=(i + 1,), n_imm=1) for i in range(n)] + [X]
     assert simulate(small_config(), insts, _chain(n)).cycles == n + 9
-    r = _timed(LANE, insts, _chain(n))
+    r = timed(LANE, insts, _chain(n))
     assert r.cycles == 18
     assert r.stats["opcoll_dispatch_stalls"] > 0
 
@@ -341,7 +155,7 @@ def test_a_mechanisms_lines_go_through_the_l1_port_one_per_cycle(skip_idle):
     # 202. Warp 0's add issues at 201; GTO keeps warp 0, whose exit issues at 202; warp 1's add
     # issues at 203 and writes back 7 cycles later
     insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
-    r = _timed(PRELOAD, insts, [[rec(0), rec(1)], [rec(0), rec(1)]], wpc=2,
+    r = timed(PRELOAD, insts, [[rec(0), rec(1)], [rec(0), rec(1)]], wpc=2,
                skip_idle=skip_idle)
     s = r.stats
     assert (s["probe_sent_w0"], s["probe_sent_w1"]) == (1, 2)
@@ -357,7 +171,7 @@ def test_the_core_and_the_mechanism_share_the_port():
     # the warp waits for its preload (sent at 1, back at 201), then its own global load goes
     # through the same port: one line each, counted apart (the core's as a load instruction)
     insts = [Inst("ld", space="global", reads=(1,), writes=(2,)), X]
-    r = _timed(PRELOAD, insts, [[rec(0, lines=[0x80000]), rec(1)]])
+    r = timed(PRELOAD, insts, [[rec(0, lines=[0x80000]), rec(1)]])
     assert r.stats["probe_back_w0"] == 201
     assert r.stats["mech_mem_lines"] == 1
     assert r.stats["gpgpu_n_load_insn"] == 32
@@ -368,7 +182,7 @@ def test_a_mechanism_reads_the_core_state_through_read_only_views():
     # three 1-warp CTAs dispatched at 0, 1, 2 into warp slots 0, 1, 2 and CTA slots 0, 1, 2:
     # dispatch ages 0, 1, 2 (seen at each warp's first issue as age * 1000 + CTA slot)
     insts = [Inst("add", reads=(1,), writes=(1,), n_imm=1), X]
-    r = _timed(SEE, insts, [[rec(0), rec(1)] for _ in range(3)])
+    r = timed(SEE, insts, [[rec(0), rec(1)] for _ in range(3)])
     assert [r.stats[f"probe_seen_w{w}"] for w in range(3)] == [0, 1001, 2002]
 
 
@@ -476,13 +290,13 @@ def test_two_mechanisms_in_one_run_each_keep_their_own_state():
     cfg = small_config()
     n = 4
     both = CompositeMechanism(cfg, [Probe(cfg, REUSE, "reuse"), Probe(cfg, OBSERVE, "obs")])
-    r = _timed(both, _chain_insts(n), _chain(n))
+    r = timed(both, _chain_insts(n), _chain(n))
     assert r.cycles == 3 + 3 * n
     assert r.stats["reuse_issued_w0"] == r.stats["reuse_retired_w0"] == n
     assert r.stats["obs_issued_w0"] == 0
     assert r.stats["obs_retired_w0"] == n
     # the observer alone changes nothing: the baseline timeline, every issue seen
-    alone = _timed(OBSERVE, _chain_insts(n), _chain(n))
+    alone = timed(OBSERVE, _chain_insts(n), _chain(n))
     assert alone.cycles == 3 + 7 * n
     assert alone.stats["probe_issued_w0"] == alone.stats["probe_retired_w0"] == n
 
@@ -490,7 +304,7 @@ def test_two_mechanisms_in_one_run_each_keep_their_own_state():
 def test_clashing_statistics_of_two_mechanisms_are_refused():
     cfg = small_config()
     with pytest.raises(ConfigError, match="distinct names"):
-        _timed(CompositeMechanism(cfg, [Probe(cfg, REUSE), Probe(cfg, OBSERVE)]),
+        timed(CompositeMechanism(cfg, [Probe(cfg, REUSE), Probe(cfg, OBSERVE)]),
                _chain_insts(1), _chain(1))
 
 
@@ -512,7 +326,7 @@ WB_INSTS = [Inst("add", reads=(0,), writes=(1,), n_imm=1),
     (DELAY | VERIFY, 12, 3, 1),
 ])
 def test_a_read_at_writeback_takes_the_banks_port(mode, cycles, reads, stalls):
-    r = _timed(mode, WB_INSTS, [[rec(0), rec(1), rec(2)]])
+    r = timed(mode, WB_INSTS, [[rec(0), rec(1), rec(2)]])
     assert r.cycles == cycles
     assert r.stats["regfile_bank_reads"] == reads
     assert r.stats["regfile_bank_writes"] == 2

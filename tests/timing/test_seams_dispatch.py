@@ -17,25 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from timing_helpers import (
-    BARRIER,
-    EXIT,
-    FakeAlloc,
-    FakeProgram,
-    Inst,
-    make_chunk,
-    rec,
-    simulate,
-    small_config,
-)
-from timing_memstub import stub_memsys
+from seams_probe import DISPATCH, Probe, timed
+from timing_helpers import BARRIER, EXIT, Inst, rec, simulate, small_config
 
 from warpsim._jit import jit
 from warpsim.errors import LaunchError
-from warpsim.mechanisms.base import Mechanism
 from warpsim.mechanisms.compose import combine_hooks
 from warpsim.mechanisms.hooks import noop_hooks
-from warpsim.timing.driver import TimingSimulator
 
 X = Inst("exit", kind=EXIT)
 ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
@@ -45,92 +33,17 @@ INSTS = [ADD, X, SIN, BAR]           # pc 0: add, 1: exit, 2: sin, 3: bar
 SHORT = [rec(0), rec(1)]             # add, exit: exits 9 cycles after it is placed
 LONG = [rec(2), rec(1)]              # sin, exit
 
-# hook state (one SM): [K live-warp cap (0: none), free slots at exit, live warps, launches,
-# exits]; launch i at 8 + 4 i: (CTA slot, position, warp slot, cycle); exit i at 80 + 2 i:
-# (warp slot, cycle)
-H_CAP, H_RELEASE, H_LIVE, H_NL, H_NE = 0, 1, 2, 3, 4
-H_L, H_E = 8, 80
 
-
-@jit
-def _cap_fit(hs, sm, cta, fits):  # pragma: no cover - jit
-    return hs[H_CAP] == 0 or hs[H_LIVE] < hs[H_CAP]
-
-
-@jit
-def _cap_place(hs, sm, cta, cta_slot, placed, n_warps, free_warps, n):  # pragma: no cover
-    room = free_warps if hs[H_CAP] == 0 else min(free_warps, hs[H_CAP] - hs[H_LIVE])
-    return np.int64(max(0, min(room, n_warps - placed)))
-
-
-@jit
-def _cap_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover - jit
-    i = H_L + 4 * hs[H_NL]
-    hs[i] = cta_slot
-    hs[i + 1] = pos
-    hs[i + 2] = warp
-    hs[i + 3] = cycle
-    hs[H_NL] += 1
-    hs[H_LIVE] += 1
-
-
-@jit
-def _cap_exit(hs, sm, warp, cycle):  # pragma: no cover - jit
-    i = H_E + 2 * hs[H_NE]
-    hs[i] = warp
-    hs[i + 1] = cycle
-    hs[H_NE] += 1
-    hs[H_LIVE] -= 1
-
-
-@jit
-def _cap_release(hs, sm, warp, cycle):  # pragma: no cover - jit
-    return hs[H_RELEASE] != 0
-
-
-class WarpByWarp(Mechanism):
-    """Warp-level dispatch: at most ``cap`` live warps per SM (0: only the free warp slots
-    limit), a CTA started whenever one of its warps may be placed, its other warps placed as
-    live warps exit; an exited warp's slot is freed at its exit when ``release``."""
-
-    name = "warp_by_warp"
-
-    def __init__(self, cfg, cap=1, release=True):
-        super().__init__(cfg)
-        self.cap, self.release = cap, release
-        self.hooks = self.hooks._replace(cta_fit=_cap_fit, warps_to_place=_cap_place,
-                                         on_warp_launch=_cap_launch, on_warp_exit=_cap_exit,
-                                         release_warp_slot=_cap_release)
-
-    def ctas_per_sm(self, cta_threads, regs_per_thread, shmem_bytes, baseline):
-        return self.cfg.sm.n_max_ctas  # a partially dispatched CTA takes a CTA slot only
-
-    def start_launch(self, info):
-        hs = np.zeros(128, np.int64)
-        hs[H_CAP] = self.cap
-        hs[H_RELEASE] = int(self.release)
-        return hs
-
-    def hook_state(self, launch_state, rec_cols, rec_base):
-        return launch_state
-
-    def finish_launch(self, launch_state, counts):
-        hs = launch_state
-        n, e = int(hs[H_NL]), int(hs[H_NE])
-        self.launches = [tuple(int(v) for v in hs[H_L + 4 * i:H_L + 4 * i + 4])
-                         for i in range(n)]
-        self.exits = [tuple(int(v) for v in hs[H_E + 2 * i:H_E + 2 * i + 2]) for i in range(e)]
-        return {"wbw_launched": n}
+def warp_by_warp(cfg, cap=1, release=True):
+    """Warp-level dispatch (the shared seam probe's DISPATCH mode, one compiled cycle loop with
+    tests/timing/test_seams.py): at most ``cap`` live warps per SM (0: only the free warp
+    slots limit), a CTA started whenever one of its warps may be placed, its other warps
+    placed as live warps exit; an exited warp's slot is freed at its exit when ``release``."""
+    return Probe(cfg, DISPATCH, "warp_by_warp", cap=cap, release=release)
 
 
 def _timed(mech, warps, wpc, *, skip_idle=True, cfg=None):
-    cfg = cfg or small_config()
-    sim = TimingSimulator(cfg, mechanism=mech, memsys=stub_memsys(None, 200),
-                          skip_idle_cycles=skip_idle)
-    sim.start(FakeProgram(INSTS), FakeAlloc(INSTS), n_ctas=len(warps) // wpc,
-              cta_threads=32 * wpc, regs_per_thread=8, shmem_bytes=0)
-    sim.consume(make_chunk(warps, wpc))
-    return sim.finish()
+    return timed(mech, INSTS, warps, wpc=wpc, skip_idle=skip_idle, cfg=cfg)
 
 
 @pytest.mark.parametrize("skip_idle", [True, False])
@@ -138,7 +51,7 @@ def test_warps_of_a_cta_are_admitted_one_by_one_as_the_cap_frees(skip_idle):
     # cap 1: warp 0 placed at 0 exits at 9, when warp 1 takes its freed slot 0; warp 2 at 18;
     # the CTA ends at 27 (baseline: all three placed at 0)
     cfg = small_config()
-    m = WarpByWarp(cfg, cap=1)
+    m = warp_by_warp(cfg, cap=1)
     r = _timed(m, [SHORT] * 3, 3, skip_idle=skip_idle, cfg=cfg)
     assert m.launches == [(0, 0, 0, 0), (0, 1, 0, 9), (0, 2, 0, 18)]
     assert m.exits == [(0, 9), (0, 18), (0, 27)]
@@ -152,7 +65,7 @@ def test_warps_of_a_cta_are_admitted_one_by_one_as_the_cap_frees(skip_idle):
 def test_slots_of_exited_warps_stay_taken_without_release():
     # the same cap, slots freed only with the CTA: each warp takes the next slot
     cfg = small_config()
-    m = WarpByWarp(cfg, cap=1, release=False)
+    m = warp_by_warp(cfg, cap=1, release=False)
     r = _timed(m, [SHORT] * 3, 3, cfg=cfg)
     assert m.launches == [(0, 0, 0, 0), (0, 1, 1, 9), (0, 2, 2, 18)]
     assert r.cycles == 28
@@ -162,7 +75,7 @@ def test_remaining_warps_of_a_started_cta_go_before_a_new_cta():
     # two CTAs of two warps, cap 1: CTA 0's warp 1 takes the slot warp 0 frees at 9 (the new
     # CTA 1 waits); CTA 0 ends at 18 and CTA 1 starts in its CTA slot 0: warps at 18 and 27
     cfg = small_config()
-    m = WarpByWarp(cfg, cap=1)
+    m = warp_by_warp(cfg, cap=1)
     r = _timed(m, [SHORT] * 4, 2, cfg=cfg)
     assert m.launches == [(0, 0, 0, 0), (0, 1, 0, 9), (0, 0, 0, 18), (0, 1, 0, 27)]
     assert r.cycles == 37
@@ -181,14 +94,14 @@ def test_a_cta_starts_on_the_warp_slot_a_finished_warp_freed():
     cfg = small_config(**{"sm.n_max_threads": 64, "sm.n_max_threads_per_cta": 64,
                           "pipelines.sfu.latency_cycles": 39,
                           "pipelines.sfu.initiation_interval_cycles": 4})
-    m = WarpByWarp(cfg, cap=0)
+    m = warp_by_warp(cfg, cap=0)
     warps = [LONG, SHORT, SHORT, SHORT]
     r = _timed(m, warps, 2, cfg=cfg)
     assert m.launches == [(0, 0, 0, 0), (0, 1, 1, 0), (1, 0, 1, 9), (1, 1, 1, 18)]
     assert m.exits == [(1, 9), (1, 18), (1, 27), (0, 46)]
     assert r.cycles == 47
     # slots freed only with their CTA: CTA 1 starts whole when CTA 0 ends, as the baseline
-    m2 = WarpByWarp(cfg, cap=0, release=False)
+    m2 = warp_by_warp(cfg, cap=0, release=False)
     r2 = _timed(m2, warps, 2, cfg=cfg)
     base = simulate(cfg, INSTS, warps, wpc=2)
     assert r2.cycles == base.cycles > 47
@@ -205,7 +118,7 @@ def test_a_barrier_of_a_partially_dispatched_cta_waits_for_its_unplaced_warps(sk
     # warp 2's add at 12 (GTO: last warp), its exit at 13, warp 0's add at 14 (exit 15):
     # writebacks at 19 and 21.
     cfg = small_config()
-    m = WarpByWarp(cfg, cap=2)
+    m = warp_by_warp(cfg, cap=2)
     w0 = [rec(3), rec(0), rec(1)]
     r = _timed(m, [w0, SHORT, w0], 3, skip_idle=skip_idle, cfg=cfg)
     assert m.launches == [(0, 0, 0, 0), (0, 1, 1, 0), (0, 2, 1, 9)]
@@ -223,7 +136,7 @@ def test_a_mechanism_that_never_places_the_barriers_other_warps_is_reported(skip
     with pytest.raises(LaunchError, match=r"warp_by_warp mechanism.*CTA 0 on SM 0 is "
                        r"partially dispatched \(1 of 2 warps placed, 1 of them waiting at a "
                        r"barrier"):
-        _timed(WarpByWarp(cfg, cap=1), [w, w], 2, skip_idle=skip_idle, cfg=cfg)
+        _timed(warp_by_warp(cfg, cap=1), [w, w], 2, skip_idle=skip_idle, cfg=cfg)
 
 
 @jit

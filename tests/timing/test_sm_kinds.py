@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 from timing_helpers import FakeAlloc, FakeProgram, Inst, make_chunk, rec, small_config
-from timing_memstub import stub_memsys
 
 from warpsim.arch import apply_overrides
 from warpsim.arch.sm_kinds import sm_kinds
 from warpsim.errors import ConfigError, LaunchError
 from warpsim.mechanisms.hooks import noop_hooks
 from warpsim.timing.concurrent import ConcurrentLaunch, run_concurrent
-from warpsim.timing.driver import TimingSimulator
+from warpsim.timing.driver import TimingSimulator, default_memsys
 
 # one ALU chain per warp: every instruction reads the previous one's result
 CHAIN = [Inst("add", reads=(0,), writes=(0,)) for _ in range(6)]
@@ -25,7 +24,9 @@ def _warps(n_ctas, length=6):
 
 
 def _sim(cfg):
-    return TimingSimulator(cfg, hooks=noop_hooks(), memsys=stub_memsys(None, 200))
+    # ALU work only: the real memory system (idle), so that the concurrent loop compiled here
+    # is the one test_concurrent_device.py uses (one numba compile per memory system)
+    return TimingSimulator(cfg, hooks=noop_hooks(), memsys=default_memsys())
 
 
 def _run(cfg, n_ctas, *, regs=8, sms=None, insts=CHAIN):

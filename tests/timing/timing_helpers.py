@@ -115,14 +115,15 @@ def small_config(**over):
 
 
 def simulate(cfg, insts, warps, *, wpc=1, cta_threads=None, regs=8, shmem=0, chunks=1,
-             hit=None, miss=200, skip_idle=True, n_regs=None, mechanism=None):
+             hit=None, miss=200, skip_idle=True, n_regs=None, mechanism=None, memsys=None):
     """Time the micro-kernel: ``warps`` lists every warp's records (CTA-major, ``wpc`` per
-    CTA), delivered in ``chunks`` batches, on the baseline engine or under ``mechanism``.
-    Returns the TimingResult."""
+    CTA), delivered in ``chunks`` batches, on the baseline engine or under ``mechanism``, with
+    the fixed-latency memory stub (``hit``, ``miss``) or ``memsys``. Returns the TimingResult."""
     prog = FakeProgram(insts)
     alloc = FakeAlloc(insts, n_regs)
     engine = {"hooks": noop_hooks()} if mechanism is None else {"mechanism": mechanism}
-    sim = TimingSimulator(cfg, memsys=stub_memsys(hit, miss), skip_idle_cycles=skip_idle,
+    memsys = stub_memsys(hit, miss) if memsys is None else memsys
+    sim = TimingSimulator(cfg, memsys=memsys, skip_idle_cycles=skip_idle,
                           **engine)
     n_ctas = len(warps) // wpc
     sim.start(prog, alloc, n_ctas=n_ctas, cta_threads=cta_threads or 32 * wpc,
