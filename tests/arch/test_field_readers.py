@@ -49,6 +49,7 @@ READERS: dict[str, tuple[str, str]] = {
        for p in ("int32", "fp32", "fp64")},
     "pipelines.n_ex_wb_slots": (T + "params.py", "n_ex_wb_slots"),
     "pipelines.other_ops": (T + "static.py", "other_ops"),
+    "pipelines.register_stage_cycles": (T + "static.py", "register_stage_cycles"),
     **{f"{c}.{f}": (T + "memstate.py", f)
        for c in ("l1d", "l1c", "l1t", "l2")
        for f in ("line_bytes", "ways", "replacement", "write_policy", "alloc_policy",

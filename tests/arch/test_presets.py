@@ -9,11 +9,13 @@ from warpsim.arch import (
     C2050,
     GTX285,
     GTX480,
+    GTX480_3X,
     GTX980,
     H100,
     PRESET_SOURCES,
     PRESETS,
     QV100,
+    TABLE8,
     BankMapping,
     DramScheduler,
     GPUConfig,
@@ -181,7 +183,19 @@ def test_qv100_matches_accelsim_config():
     assert q.dram_peak_bytes_per_s == pytest.approx(870.4e9, rel=1e-3)
     assert q.kernel_launch_latency_cycles == 5000
     # GPGPU-Sim 4.2's set_opcode_and_latency: opcodes outside the tables at latency 1
-    assert q.pipelines.other_ops is OtherOps.ALU1 and GTX480.pipelines.other_ops is OtherOps.ADD
+    assert q.pipelines.other_ops is OtherOps.ALU1 and GTX480.pipelines.other_ops is OtherOps.ALU1
+
+
+def test_gtx480_core_is_gpgpusim_42s_and_the_fermi_presets_keep_the_3x_core():
+    """GPGPU-Sim 4.2 SM2_GTX480 (validation/gpgpusim/README.md §7.9): latency 1 outside the
+    latency tables and the OC_EX / dispatch / EX_WB register cycles; c2050 and table8, built
+    on gtx480, keep the GPGPU-Sim 3.x core of the papers' reproductions."""
+    assert GTX480.pipelines.register_stage_cycles == 3
+    assert GTX480_3X.pipelines.register_stage_cycles == 0
+    assert GTX480_3X.pipelines.other_ops is OtherOps.ADD
+    assert C2050.pipelines == GTX480_3X.pipelines
+    assert TABLE8.pipelines.other_ops is OtherOps.ADD
+    assert TABLE8.pipelines.register_stage_cycles == 0
 
 
 def test_qv100_memory_system_is_the_stock_gpgpusim_42_files():

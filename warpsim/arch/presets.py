@@ -67,6 +67,7 @@ GTX480 = replace(
     dram=replace(GTX480_3X.dram, sched_queue_entries=64, addr_mapping=SM2_GTX480_MEMORY,
                  row_bytes=4096),
     icnt=replace(GTX480_3X.icnt, eject_buffer_entries=32, flit_bytes=40),
+    pipelines=replace(GTX480_3X.pipelines, other_ops=OtherOps.ALU1, register_stage_cycles=3),
 )
 """NVIDIA GeForce GTX480 (Fermi GF100, CC 2.0), the papers' Fermi baseline.
 
@@ -81,12 +82,17 @@ Memory system since 2026-11-26 (validation/gpgpusim/README.md §7.8): GPGPU-Sim 
 (``S:64:128:8``, 256 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, scheduler queue 64,
 ejection buffer 32, 40-byte flits, its address mapping (4 KiB rows); the L2 starts cold
 (``l2.fill_on_host_copy`` off, README §7.6/§7.8).
+Core since 2026-11-26 (README §7.9): GPGPU-Sim 4.2's latency 1 for instructions outside the
+latency tables (``pipelines.other_ops`` ``alu1``) and its three pipeline-register stages
+between collector and writeback (``pipelines.register_stage_cycles`` 3). The Fermi-era presets
+derived from it (c2050, table8) keep GTX480_3X's pipelines.
 """
 
 C2050 = replace(
     GTX480,
     name="c2050",
     sm=replace(GTX480.sm, n_sms=14, sched_policy=SchedPolicy.LRR),
+    pipelines=GTX480_3X.pipelines,
     l2=GTX480_3X.l2,
     dram=replace(GTX480_3X.dram, return_queue_entries=114),
     icnt=GTX480_3X.icnt,
@@ -152,7 +158,7 @@ TABLE8 = replace(
     icnt=GTX480_3X.icnt,
     sm=replace(GTX480.sm, n_max_threads=1024, n_registers=16384, n_max_regs_per_cta=16384),
     pipelines=replace(
-        GTX480.pipelines,
+        GTX480_3X.pipelines,
         int32=replace(GTX480.pipelines.int32, initiation_interval_cycles=2),
         fp32=replace(GTX480.pipelines.fp32, initiation_interval_cycles=2,
                      op_initiation_interval_cycles=tuple(
