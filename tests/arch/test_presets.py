@@ -82,7 +82,8 @@ def test_gtx480_matches_gpgpusim_config_values():
     assert g.pipelines.fp64.op_latency_cycles == (8, 19, 8, 8, 330)
     assert g.pipelines.fp64.op_initiation_interval_cycles == (8, 16, 8, 8, 130)
     assert g.l1d.size_bytes == 16 * KB and g.l1d.line_bytes == 128 and g.l1d.ways == 4
-    assert g.l1d.n_sets == 32 and g.l1d.mshr_entries == 32
+    # GPGPU-Sim 4.2 SM2_GTX480 -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8 (3.x: 32 MSHRs)
+    assert g.l1d.n_sets == 32 and g.l1d.mshr_entries == 64 and g.l1d.n_mshr_max_merge == 8
     assert g.l1d.hit_latency_cycles == 35 and g.shmem.latency_cycles == 26
     assert g.shmem.size_bytes == 48 * KB and g.shmem.n_banks == 32
     assert g.l1i.size_bytes == 2 * KB and g.l1c.size_bytes == 8 * KB
@@ -194,6 +195,7 @@ def test_gtx480_core_is_gpgpusim_42s_and_the_fermi_presets_keep_the_3x_core():
     assert GTX480_3X.pipelines.register_stage_cycles == 0
     assert GTX480_3X.pipelines.other_ops is OtherOps.ADD
     assert C2050.pipelines == GTX480_3X.pipelines
+    assert C2050.l1d == TABLE8.l1d == GTX480_3X.l1d and GTX480_3X.l1d.mshr_entries == 32
     assert TABLE8.pipelines.other_ops is OtherOps.ADD
     assert TABLE8.pipelines.register_stage_cycles == 0
 

@@ -62,11 +62,12 @@ _SECTOR_TRAFFIC = ("GPGPU-Sim's L1D misses 123,071 times where warpsim's misses 
                    "address inside the slice, as GPGPU-Sim computes it (warpsim had used a "
                    "quarter of each slice's sets). GPGPU-Sim's L1D hits only on the x vector "
                    "(3,306 hits + 463 MSHR hits of 126,720 accesses; x takes 3,840): every A "
-                   "access misses (8 warps x 32 rows per set group over 4 ways), where "
-                   "warpsim hits about half of them (README §7.9)")
+                   "access misses (its 8 warps' loads rotate evenly through the L1D, 8 lines "
+                   "per 4-way set), where warpsim hits 40-50 % of them (0.65 with the 4.2 "
+                   "L1D's 64 MSHRs; README §7.9)")
 OUT_OF_BAND: dict[str, tuple[float, str]] = {
     "transpose_tiled": (0.58, _SECTOR),
-    "matvec_row": (0.57, _SECTOR_TRAFFIC),
+    "matvec_row": (0.65, _SECTOR_TRAFFIC),
 }
 
 # Why the mean absolute error is above 15 % today (None once it is not).
