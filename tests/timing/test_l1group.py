@@ -11,6 +11,7 @@ test_memsys.py: a cold miss completes 298 cycles after its access (35 L1 + 4 req
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, make_chunk, rec, small_config
 
 from warpsim._jit import jit
@@ -176,7 +177,11 @@ def _engine(group):
     return sim.finish()
 
 
+@pytest.mark.slow
 def test_engine_pair_arrives_with_the_demand():
+    """Slow: its own engine compilation (the test mechanism's hooks with the real memory
+    system, about 2 minutes on a busy 2-core machine); the memory system's side of the same
+    timeline is in the default tests above."""
     # with pairs the second line was fetched with the first: its L2 lookup in the same tick,
     # its fill at 304 + 6 = 310; load 2, offered at 309, merges into the pending line and is
     # seen at 311; the kernel ends one cycle later (test_engine_memory.py)
