@@ -94,3 +94,31 @@ def test_paired_neighbour_arrives_with_the_demand_through_the_engine():
     sep = run(apply_overrides(cfg, {"coarse_fetch.pairing": "separate"}))
     assert sep.stats["l1d_group_lines"] == 0 and sep.stats["cf_lines_sent"] >= 1
     assert sep.stats["icnt_flits_to_mem"] == 2
+
+
+@pytest.mark.slow
+def test_paired_idle_skipping_changes_nothing_with_dueling():
+    """Slow (the engine compilation above). 3 SMs (base leader, coarse leader, a follower),
+    epochs of 50 cycles, the real memory system: every statistic is the same with idle-cycle
+    skipping on and off (the fetch group is set only in simulated cycles)."""
+    cfg = small_config(**{"sm.n_sms": 3, "coarse_fetch.enabled": True,
+                          "coarse_fetch.dueling": True, "coarse_fetch.dueling_epoch_cycles": 50})
+    insts = [Inst("ld", space="global", reads=(1,), writes=(2,)),
+             Inst("ld", space="global", reads=(2,), writes=(3,)), Inst("exit", kind=EXIT)]
+    warps = [[rec(0, lines=[0x10000 + 0x1000 * c]), rec(1, lines=[0x10080 + 0x1000 * c]),
+              rec(2)] for c in range(6)]
+
+    def run(skip):
+        sim = TimingSimulator(cfg, mechanism=CoarseFetch(cfg), skip_idle_cycles=skip)
+        sim.start(FakeProgram(insts), FakeAlloc(insts, None), n_ctas=6, cta_threads=32,
+                  regs_per_thread=8, shmem_bytes=0)
+        sim.consume(make_chunk(warps, 1))
+        return sim.finish()
+
+    on, off = run(True), run(False)
+
+    def numbers(st):  # NaN ratios compare unequal
+        return {k: v for k, v in st.items() if v == v}
+
+    assert numbers(on.stats) == numbers(off.stats) and on.cycles == off.cycles
+    assert on.stats["cf_dueling_epochs"] >= 4 and on.stats["l1d_group_lines"] >= 1
