@@ -106,7 +106,7 @@ READERS: dict[str, tuple[str, str]] = {
     "coarse_fetch.enabled": (MECH + "registry.py", "enabled"),
     **{f"coarse_fetch.{f}": (MECH + "coarse_fetch/state.py", f) for f in (
         "n_group_lines", "dueling", "dueling_epoch_cycles", "n_leader_base_sm",
-        "n_leader_coarse_sm", "queue_entries", "filter_entries")},
+        "n_leader_coarse_sm", "queue_entries", "filter_entries", "pairing")},
     "uniform_vectors.enabled": (MECH + "registry.py", "enabled"),
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/mechanism.py", f) for f in (
         "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},

@@ -192,6 +192,7 @@ class MemPorts(NamedTuple):
     pop_completion: Any
     has_completion: Any
     busy: Any
+    set_fetch_group: Any
 
 
 @jit
