@@ -8,9 +8,10 @@ from typing import Any
 from numba import njit
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
-__all__ = ["jit", "jit_inline", "jit_uncached"]
+__all__ = ["jit", "jit_inline", "jit_no_refcount", "jit_uncached"]
 
 _cached = njit(cache=True, fastmath=False, error_model="numpy")
+_cached_no_refcount = njit(cache=True, fastmath=False, error_model="numpy", _nrt=False)
 
 
 class _TolerantIndex(IndexDataCacheFile):
@@ -30,9 +31,21 @@ def jit(fn: Any) -> Any:
     """Decorator for every engine kernel: cached on disk, IEEE-exact, numpy error model. The
     cache entry is valid only for the same sources of the function's package and of the
     engine packages (``_bundle.sources_digest``), not only of its own file."""
+    return _stamped(_cached(fn), fn)
+
+
+def jit_no_refcount(fn: Any) -> Any:
+    """``jit`` without numba's reference counting (NRT): for per-instruction engine kernels
+    that take state arrays and allocate, slice-return or keep none. A numba function
+    otherwise calls ``NRT_incref`` and ``NRT_decref`` (out of line, even for the cycle
+    loop's borrowed arrays) for most array arguments on every call. Same machine
+    arithmetic, so the same results."""
+    return _stamped(_cached_no_refcount(fn), fn)
+
+
+def _stamped(dispatcher: Any, fn: Any) -> Any:
     from warpsim._bundle import sources_digest
 
-    dispatcher = _cached(fn)
     cache = getattr(dispatcher, "_cache", None)
     if isinstance(cache, FunctionCache):
         index = cache._cache_file
