@@ -132,11 +132,12 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
     progress = False
     # units are only called when they can have work (the checks below are exact, not
     # heuristics): each call still scans state and binds its tuple arguments
-    poll = mem.has_completion(ms)
     for sm in range(n_sms):  # each SM's units back to front
         if st.smv[sm, F_SM_CTA_CAP] < 0:  # another launch's SM (concurrent kernels)
             continue
-        if (poll and st.smv[sm, F_SM_LINES_OUT] > 0) or st.smv[sm, F_SM_NEXT_WB] <= cycle:
+        # asked per SM: an earlier SM may have popped the last completion queued
+        if ((st.smv[sm, F_SM_LINES_OUT] > 0 and mem.has_completion(ms))
+                or st.smv[sm, F_SM_NEXT_WB] <= cycle):
             if tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs, hooks):
                 progress = True
         if st.smv[sm, F_LDST_CUR] >= 0:
