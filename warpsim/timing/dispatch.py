@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit_no_refcount
+from warpsim._jit import jit
 from warpsim.arch import GPUConfig
 from warpsim.errors import LaunchError
 from warpsim.stats import (
@@ -117,7 +117,7 @@ def ctas_per_sm(cfg: GPUConfig, cta_threads: int, regs_per_thread: int,
     return n
 
 
-@jit_no_refcount
+@jit
 def release_barrier(st, sm, c):  # pragma: no cover - jit
     """Release every warp of CTA slot ``c`` waiting at its barrier."""
     for w in range(st.warp.shape[1]):
@@ -126,7 +126,7 @@ def release_barrier(st, sm, c):  # pragma: no cover - jit
     st.cta[sm, c, F_CTA_N_BAR] = 0
 
 
-@jit_no_refcount
+@jit
 def warp_try_exit(st, sm, w, cycle, hs, hooks):  # pragma: no cover
     """Retire warp ``w`` when it has issued and completed everything; free its warp slot when
     the ``release_warp_slot`` hook says so (WarpMan), release its CTA when it was the CTA's
@@ -160,7 +160,7 @@ def warp_try_exit(st, sm, w, cycle, hs, hooks):  # pragma: no cover
     return True
 
 
-@jit_no_refcount
+@jit
 def _start_cta(st, counters, sm, c, cta, wpc):  # pragma: no cover - jit
     """Take CTA slot ``c`` of ``sm`` for CTA ``cta``; its ``wpc`` warps are all live (not
     exited) from now on, placed or not, so its barriers wait for the ones not placed yet."""
@@ -173,7 +173,7 @@ def _start_cta(st, counters, sm, c, cta, wpc):  # pragma: no cover - jit
     counters[sm, C_SM_CTAS_LAUNCHED] += 1
 
 
-@jit_no_refcount
+@jit
 def _place_warps(st, tw, prm, counters, sm, c, k, cycle, hs, hooks):  # pragma: no cover - jit
     """Place the next ``k`` warps of the CTA in slot ``c`` on the lowest free warp slots (the
     caller checked they are free); warps without records exit at once."""
@@ -219,7 +219,7 @@ def _place_warps(st, tw, prm, counters, sm, c, k, cycle, hs, hooks):  # pragma: 
             warp_try_exit(st, sm, v, cycle, hs, hooks)
 
 
-@jit_no_refcount
+@jit
 def _free_warp_slots(st, sm):  # pragma: no cover - jit
     """Warp slots of ``sm`` no CTA holds."""
     free = 0
@@ -229,7 +229,7 @@ def _free_warp_slots(st, sm):  # pragma: no cover - jit
     return free
 
 
-@jit_no_refcount
+@jit
 def _place_partial(st, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no cover - jit
     """Offer the free warp slots of ``sm`` to its partially dispatched CTAs, oldest (lowest
     CTA id) first (WarpMan's workload buffer: unplaced warps of a started block take freed
@@ -260,7 +260,7 @@ def _place_partial(st, tw, prm, counters, sm, cycle, hs, hooks):  # pragma: no c
             progress = True
 
 
-@jit_no_refcount
+@jit
 def tick_dispatch(st, tw, prm, counters, cycle, hs, hooks):  # pragma: no cover - jit
     """Place more warps of partially dispatched CTAs where the ``warps_to_place`` hook allows
     (never in the baseline); then give at most one new CTA to each SM that has room, SMs in

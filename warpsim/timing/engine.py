@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from warpsim._bundle import register_bundle
-from warpsim._jit import jit, jit_inline
+from warpsim._jit import jit_alloc, jit_inline
 from warpsim.stats import (
     C_SM_ACTIVE_CYCLES,
     C_SM_ACTIVE_WARP_CYCLES,
@@ -199,7 +199,7 @@ class MemPorts(NamedTuple):
     busy: Any
 
 
-@jit
+@jit_alloc
 def run_engine(st, tb, tw, prm, counters, mem_kind_map, ms, mem, hs, hooks,
                max_cycle):  # pragma: no cover
     """Run cycles from ``sc[SC_CYCLE]`` until the launch is done (ST_DONE), the dispatcher may

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit_inline, jit_no_refcount
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_EXEC_FP32_THREAD_INSTS,
     C_EXEC_FP32_WARP_INSTS,
@@ -129,7 +129,7 @@ from warpsim.timing.warpbits import set_sb_wait
 __all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
 
 
-@jit_no_refcount
+@jit
 def _count_exec(counters, sm, opc, nthr):  # pragma: no cover - jit
     if opc == OPC_INT32:
         counters[sm, C_EXEC_INT32_WARP_INSTS] += 1
@@ -150,7 +150,7 @@ def _count_exec(counters, sm, opc, nthr):  # pragma: no cover - jit
         counters[sm, C_EXEC_TENSOR_THREAD_INSTS] += nthr
 
 
-@jit_no_refcount
+@jit
 def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
     """Thread-instruction counts of a memory instruction (requests are counted by the memory
     system per line)."""
@@ -164,7 +164,7 @@ def _count_mem(counters, sm, mk, nthr):  # pragma: no cover - jit
         counters[sm, C_GPGPU_N_TEX_INSN] += nthr
 
 
-@jit_no_refcount
+@jit
 def dispatch_to_unit(infl, infl_ready, infl_free, smv, unit_free_at, pc_info, type_info, trec,
                      base_arr, prm, counters, pc_act, sm, w, rec, cycle, hs, hooks, ut,
                      ii):  # pragma: no cover
@@ -289,7 +289,7 @@ def dispatch_ready_collectors(st, tb, tw, prm, counters, sm, cycle, hs,
     return progress
 
 
-@jit_no_refcount
+@jit
 def _needs_completion(mk):  # pragma: no cover - jit
     return (mk == MK_LD_GLOBAL or mk == MK_LD_LOCAL or mk == MK_LD_CONST or mk == MK_LD_TEX
             or mk == MK_ATOMIC)

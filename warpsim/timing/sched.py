@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit_inline, jit_no_refcount
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_DECODE_INSTS,
     C_GPGPU_N_TOT_W_ICOUNT,
@@ -165,7 +165,7 @@ def tick_decode(warp, bits, trec, base_arr, pc_info, prm, counters, sm,
     return progress
 
 
-@jit_no_refcount
+@jit
 def _sb_hit(sb, sm, w, ids, pc):  # pragma: no cover - jit
     for k in range(ids.shape[1]):
         r = ids[pc, k]
@@ -176,7 +176,7 @@ def _sb_hit(sb, sm, w, ids, pc):  # pragma: no cover - jit
     return False
 
 
-@jit_no_refcount
+@jit
 def issue_check(sb, warp, idoc_hc, pc_sbsrc, pc_sbdst, pc_info, set_info, sb_entries, sm, w,
                 pc):  # pragma: no cover - jit
     """READY, WAIT_SCOREBOARD (RAW/WAW collision or full scoreboard) or WAIT_PIPE (the ID_OC
@@ -199,7 +199,7 @@ def issue_check(sb, warp, idoc_hc, pc_sbsrc, pc_sbdst, pc_info, set_info, sb_ent
     return READY
 
 
-@jit_no_refcount
+@jit
 def policy_key(warp, pol, n_sched, n_warps, sm, w, last):  # pragma: no cover - jit
     """Priority of warp slot ``w`` under policy ``pol`` (smaller issues first)."""
     if pol == POL_GTO:
@@ -211,7 +211,7 @@ def policy_key(warp, pol, n_sched, n_warps, sm, w, last):  # pragma: no cover - 
     return (w // n_sched - lj - 1) % n
 
 
-@jit_no_refcount
+@jit
 def _waits_long(st, tb, tw, sm, w):  # pragma: no cover - jit
     """The warp waits at a barrier, on a long-latency load, or has nothing left to issue."""
     if (st.warp[sm, w, F_WARP_AT_BAR] != 0
@@ -224,7 +224,7 @@ def _waits_long(st, tb, tw, sm, w):  # pragma: no cover - jit
             or _sb_hit(st.warp_sb_long, sm, w, tb.pc_sbdst, pc))
 
 
-@jit_no_refcount
+@jit
 def _two_level_update(st, tb, tw, prm, sm, s):  # pragma: no cover - jit
     """Demote waiting active warps to the pending FIFO; promote the oldest ready pending."""
     ns = prm[P_N_SCHED]
