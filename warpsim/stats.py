@@ -198,6 +198,15 @@ BASELINE: tuple[Counter, ...] = (
        "(mem_request)"),
     _c("mech_mem_refusals", "count", "sm", "mechanism lines the memory system refused (retried "
        "later)"),
+    # -- the L1 fetch-group seam (``l1_fetch_group``; 0 with every mechanism off) --------------
+    _c("l1d_group_lines", "count", "cache", "absent neighbour lines an L1D global-load miss "
+       "fetched with it (same lookup, same request)"),
+    _c("l1d_group_lines_dropped", "count", "cache", "absent neighbour lines not fetched (no "
+       "MSHR, way or miss-queue entry left after the demand miss)"),
+    _c("l1d_group_requests", "count", "cache", "L1D read requests carrying more than one line "
+       "(paired requests)"),
+    _c("l1d_group_splits", "count", "cache", "extra L1D read requests because a group's lines "
+       "map to different L2 slices"),
 )
 """The baseline counters, in column order of the engine's counts array."""
 
@@ -482,7 +491,11 @@ C_ISSUE_COMPLETED_INSTS = 86
 C_ISSUE_PARKED_INSTS = 87
 C_MECH_MEM_LINES = 88
 C_MECH_MEM_REFUSALS = 89
-N_COUNTERS = 90
+C_L1D_GROUP_LINES = 90
+C_L1D_GROUP_LINES_DROPPED = 91
+C_L1D_GROUP_REQUESTS = 92
+C_L1D_GROUP_SPLITS = 93
+N_COUNTERS = 94
 """Columns of the counts array (len(BASELINE))."""
 
 __all__ += [  # the counter ids
@@ -514,5 +527,6 @@ __all__ += [  # the counter ids
     "C_DRAM_READS", "C_DRAM_WRITES", "C_DRAM_READ_BYTES", "C_DRAM_WRITE_BYTES", "C_DRAM_ACTIVATES",
     "C_DRAM_PRECHARGES", "C_DRAM_ROW_HITS", "C_DRAM_BUSY_CYCLES",
     "C_ISSUE_COMPLETED_INSTS", "C_ISSUE_PARKED_INSTS", "C_MECH_MEM_LINES",
-    "C_MECH_MEM_REFUSALS",
+    "C_MECH_MEM_REFUSALS", "C_L1D_GROUP_LINES", "C_L1D_GROUP_LINES_DROPPED",
+    "C_L1D_GROUP_REQUESTS", "C_L1D_GROUP_SPLITS",
 ]

@@ -128,8 +128,9 @@ def test_default_gpu_config_is_hashable_and_equal_by_value():
     a, b = GPUConfig(), GPUConfig()
     assert a == b and hash(a) == hash(b)
     assert len({a, b, GTX480}) == 2
-    # GTX480 differs by name and its GPGPU-Sim 4.2 memory system (presets.py)
-    assert dataclasses.replace(GTX480, name="custom", l2=a.l2, dram=a.dram, icnt=a.icnt) == a
+    # GTX480 differs by name, its GPGPU-Sim 4.2 memory system, L1D MSHRs and core pipelines
+    assert dataclasses.replace(GTX480, name="custom", l2=a.l2, dram=a.dram, icnt=a.icnt,
+                               pipelines=a.pipelines, l1d=a.l1d) == a
 
 
 def test_configs_are_immutable():

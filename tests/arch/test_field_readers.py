@@ -49,6 +49,7 @@ READERS: dict[str, tuple[str, str]] = {
        for p in ("int32", "fp32", "fp64")},
     "pipelines.n_ex_wb_slots": (T + "params.py", "n_ex_wb_slots"),
     "pipelines.other_ops": (T + "static.py", "other_ops"),
+    "pipelines.register_stage_cycles": (T + "static.py", "register_stage_cycles"),
     **{f"{c}.{f}": (T + "memstate.py", f)
        for c in ("l1d", "l1c", "l1t", "l2")
        for f in ("line_bytes", "ways", "replacement", "write_policy", "alloc_policy",
@@ -105,7 +106,7 @@ READERS: dict[str, tuple[str, str]] = {
     "coarse_fetch.enabled": (MECH + "registry.py", "enabled"),
     **{f"coarse_fetch.{f}": (MECH + "coarse_fetch/state.py", f) for f in (
         "n_group_lines", "dueling", "dueling_epoch_cycles", "n_leader_base_sm",
-        "n_leader_coarse_sm", "queue_entries", "filter_entries")},
+        "n_leader_coarse_sm", "queue_entries", "filter_entries", "pairing")},
     "uniform_vectors.enabled": (MECH + "registry.py", "enabled"),
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/mechanism.py", f) for f in (
         "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},

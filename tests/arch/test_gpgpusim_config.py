@@ -147,10 +147,11 @@ def test_reader_maps_the_hand_written_fermi_values_over_a_volta_base():
 
 
 def test_reader_on_the_default_base_reproduces_the_gtx480_preset():
-    # the hand-written (GPGPU-Sim 3.x) values give the preset but for its memory system,
-    # which is GPGPU-Sim 4.2 SM2_GTX480's (presets.py)
+    # the hand-written (GPGPU-Sim 3.x) values give the preset but for its memory system, L1D
+    # MSHRs and core timing, which are GPGPU-Sim 4.2 SM2_GTX480's (presets.py)
     cfg, _ = read_gpgpusim_config(FERMI_TEXT, name="gtx480")
-    assert replace(cfg, l2=GTX480.l2, dram=GTX480.dram, icnt=GTX480.icnt) == GTX480
+    assert replace(cfg, l2=GTX480.l2, dram=GTX480.dram, icnt=GTX480.icnt, l1d=GTX480.l1d,
+                   pipelines=GTX480.pipelines) == GTX480
     assert cfg.l2.sector_bytes == 128 and GTX480.l2.sector_bytes == 32
 
 

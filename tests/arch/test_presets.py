@@ -9,11 +9,13 @@ from warpsim.arch import (
     C2050,
     GTX285,
     GTX480,
+    GTX480_3X,
     GTX980,
     H100,
     PRESET_SOURCES,
     PRESETS,
     QV100,
+    TABLE8,
     BankMapping,
     DramScheduler,
     GPUConfig,
@@ -80,7 +82,8 @@ def test_gtx480_matches_gpgpusim_config_values():
     assert g.pipelines.fp64.op_latency_cycles == (8, 19, 8, 8, 330)
     assert g.pipelines.fp64.op_initiation_interval_cycles == (8, 16, 8, 8, 130)
     assert g.l1d.size_bytes == 16 * KB and g.l1d.line_bytes == 128 and g.l1d.ways == 4
-    assert g.l1d.n_sets == 32 and g.l1d.mshr_entries == 32
+    # GPGPU-Sim 4.2 SM2_GTX480 -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8 (3.x: 32 MSHRs)
+    assert g.l1d.n_sets == 32 and g.l1d.mshr_entries == 64 and g.l1d.n_mshr_max_merge == 8
     assert g.l1d.hit_latency_cycles == 35 and g.shmem.latency_cycles == 26
     assert g.shmem.size_bytes == 48 * KB and g.shmem.n_banks == 32
     assert g.l1i.size_bytes == 2 * KB and g.l1c.size_bytes == 8 * KB
@@ -181,7 +184,20 @@ def test_qv100_matches_accelsim_config():
     assert q.dram_peak_bytes_per_s == pytest.approx(870.4e9, rel=1e-3)
     assert q.kernel_launch_latency_cycles == 5000
     # GPGPU-Sim 4.2's set_opcode_and_latency: opcodes outside the tables at latency 1
-    assert q.pipelines.other_ops is OtherOps.ALU1 and GTX480.pipelines.other_ops is OtherOps.ADD
+    assert q.pipelines.other_ops is OtherOps.ALU1 and GTX480.pipelines.other_ops is OtherOps.ALU1
+
+
+def test_gtx480_core_is_gpgpusim_42s_and_the_fermi_presets_keep_the_3x_core():
+    """GPGPU-Sim 4.2 SM2_GTX480 (validation/gpgpusim/README.md §7.9): latency 1 outside the
+    latency tables and the OC_EX / dispatch / EX_WB register cycles; c2050 and table8, built
+    on gtx480, keep the GPGPU-Sim 3.x core of the papers' reproductions."""
+    assert GTX480.pipelines.register_stage_cycles == 3
+    assert GTX480_3X.pipelines.register_stage_cycles == 0
+    assert GTX480_3X.pipelines.other_ops is OtherOps.ADD
+    assert C2050.pipelines == GTX480_3X.pipelines
+    assert C2050.l1d == TABLE8.l1d == GTX480_3X.l1d and GTX480_3X.l1d.mshr_entries == 32
+    assert TABLE8.pipelines.other_ops is OtherOps.ADD
+    assert TABLE8.pipelines.register_stage_cycles == 0
 
 
 def test_qv100_memory_system_is_the_stock_gpgpusim_42_files():

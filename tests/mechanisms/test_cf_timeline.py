@@ -43,8 +43,10 @@ INSTS = [LD1, LD2, X]
 
 
 def _cf(lines=2, **over):
+    """The separate path (each neighbour a load of its own through the memory port): the
+    fixed-latency stand-in has no L1 fetch group (test_cf_paired.py tests the paired path)."""
     return small_config(**{"coarse_fetch.enabled": True, "coarse_fetch.n_group_lines": lines,
-                           **over})
+                           "coarse_fetch.pairing": "separate", **over})
 
 
 def _run(cfg, second):
@@ -155,6 +157,7 @@ def test_idle_skipping_changes_nothing_with_dueling():
     # 3 SMs (base leader, coarse leader, one follower), epochs of 50 cycles: every statistic,
     # the dueling decisions included, is the same with idle-cycle skipping on and off
     cfg = small_config(**{"sm.n_sms": 3, "coarse_fetch.enabled": True,
+                          "coarse_fetch.pairing": "separate",
                           "coarse_fetch.dueling": True, "coarse_fetch.dueling_epoch_cycles": 50})
     warps = [[rec(0, lines=[0x1000 + 0x1000 * c]), rec(1, lines=[0x1080 + 0x1000 * c]), rec(2)]
              for c in range(3)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from timing_helpers import EXIT, FakeAlloc, FakeProgram, Inst, rec, simulate, small_config
 
+from warpsim.errors import ConfigError
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 from warpsim.timing.static import build_static
@@ -136,3 +137,35 @@ def test_gpgpusim_times_an_f32_setp_on_the_int_unit_when_there_is_one():
         assert tb.pc_info[0, fl.F_PC_UNIT] == setp_unit
         assert (tb.pc_info[0, fl.F_PC_LATENCY], tb.pc_info[0, fl.F_PC_II]) == (1, 1)
         assert tb.pc_info[1, fl.F_PC_UNIT] == tc.UNIT_SP  # f32 add: an SP_OP stays on SP
+
+
+@pytest.mark.parametrize(("opcode", "latency"), [("add", 4), ("xor", 1)])
+def test_register_stages_put_a_link_at_latency_plus_six(opcode, latency):
+    # pipelines.register_stage_cycles=3 (GPGPU-Sim's OC_EX register, the unit's dispatch
+    # register and EX_WB, one cycle each; shader.cc cycle(): writeback, execute,
+    # read_operands, issue). Issue t; collector t+1; read t+2; OC_EX t+3; dispatch register t+4;
+    # unit pipeline t+5 .. t+4+latency; EX_WB t+5+latency; writeback and the dependent's issue
+    # t+6+latency. GPGPU-Sim 4.2 SM2_GTX480, instrumented, one warp: add.u32 chain issues 10
+    # cycles apart (latency 4); the alu1 xor chain 7 apart (latency 1).
+    cfg = small_config(**{"pipelines.other_ops": "alu1", "pipelines.register_stage_cycles": 3})
+    n = 8
+    insts = [Inst(opcode, types=("u32",), reads=(2,), writes=(2,), n_imm=1)
+             for _ in range(n)] + [X]
+    r = simulate(cfg, insts, [[rec(i) for i in range(n + 1)]])
+    assert r.cycles == 3 + (latency + 6) * n
+
+
+def test_register_stages_leave_loads_and_stores_alone():
+    insts = [Inst("ld", types=("u32",), space="shared", reads=(2,), writes=(3,)),
+             Inst("add", types=("u32",), reads=(2,), writes=(4,), n_imm=1), X]
+    base = build_static(FakeProgram(insts), FakeAlloc(insts), small_config())
+    staged = build_static(FakeProgram(insts), FakeAlloc(insts),
+                          small_config(**{"pipelines.register_stage_cycles": 3}))
+    assert staged.pc_info[0, fl.F_PC_LATENCY] == base.pc_info[0, fl.F_PC_LATENCY]
+    assert staged.pc_info[1, fl.F_PC_LATENCY] == base.pc_info[1, fl.F_PC_LATENCY] + 3 == 7
+    assert staged.pc_info[1, fl.F_PC_II] == base.pc_info[1, fl.F_PC_II] == 1
+
+
+def test_register_stages_must_not_be_negative():
+    with pytest.raises(ConfigError, match="register_stage_cycles"):
+        small_config(**{"pipelines.register_stage_cycles": -1})

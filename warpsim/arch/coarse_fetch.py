@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from warpsim.arch.schema import ConfigBase
 
-__all__ = ["GROUP_LINES", "CoarseFetchConfig"]
+__all__ = ["GROUP_LINES", "PAIRINGS", "CoarseFetchConfig"]
 
 GROUP_LINES = (1, 2, 4)
 """Lines per aligned fetch group: 1 the baseline 128 B policy, 2 coarse2, 4 coarse4 (§5.5)."""
+PAIRINGS = ("paired", "separate")
+"""How the neighbour lines reach the L1 and L2 (``CoarseFetchConfig.pairing``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,12 +42,20 @@ class CoarseFetchConfig(ConfigBase):
     """Dueling: the SM that always uses the baseline 128 B fetch (§5.5: "1 SM")."""
     n_leader_coarse_sm: int = 1
     """Dueling: the SM that always uses the group fetch (§5.5: "another SM")."""
+    pairing: str = "paired"
+    """How the neighbours are fetched (``PAIRINGS``). ``paired`` (the paper, §5.4-5.5): an L1D
+    miss checks its group's other lines in the same tag lookup and requests the absent ones
+    with it, one request per L2 slice, looked up by the L2 in the same cycle (the engine's L1
+    fetch group, ``timing/l1group.py``). ``separate`` [A]: each neighbour is a load of its own
+    through the SM's memory port (an L1 port cycle, MSHR and L2 request each; the comparison
+    path, with ``queue_entries`` and ``filter_entries``)."""
     queue_entries: int = 32
-    """[A] Neighbour lines waiting per SM for a free L1 port cycle; a group whose lines do not
-    fit is not fetched (counted in ``cf_lines_dropped``)."""
+    """[A] ``pairing=separate`` only: neighbour lines waiting per SM for a free L1 port cycle;
+    a group whose lines do not fit is not fetched (counted in ``cf_lines_dropped``)."""
     filter_entries: int = 8
-    """[A] Groups per SM remembered as fetched already (FIFO): a load to a remembered group does
-    not check its neighbours again; 0 checks them on every load."""
+    """[A] ``pairing=separate`` only: groups per SM remembered as fetched already (FIFO): a
+    load to a remembered group does not check its neighbours again; 0 checks them on every
+    load."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -58,5 +68,13 @@ class CoarseFetchConfig(ConfigBase):
         self._at_least("n_leader_coarse_sm", 0)
         self._at_least("queue_entries", 1)
         self._at_least("filter_entries", 0)
+        if self.pairing not in PAIRINGS:
+            self._fail("pairing", "paired or separate")
+        if self.pairing == "paired":
+            for name, default in (("queue_entries", 32), ("filter_entries", 8)):
+                if getattr(self, name) != default:
+                    self._fail(name, f"{default} with pairing=paired (the neighbour queue and "
+                               "filter of the separate path)",
+                               hint="set coarse_fetch.pairing=separate")
         if self.n_leader_base_sm == self.n_leader_coarse_sm:
             self._fail("n_leader_coarse_sm", "an SM other than n_leader_base_sm")

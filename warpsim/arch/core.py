@@ -319,12 +319,20 @@ class PipelinesConfig(ConfigBase):
     """Instructions no latency table lists (logic, shifts, setp, mov, cvt, branches, ...):
     ``add`` (their type's ADD entry) or ``alu1`` (GPGPU-Sim 4.2: latency 1, initiation 1,
     the INT unit where there is one)."""
+    register_stage_cycles: int = 0
+    """Cycles an instruction of a pipelined unit (SP, SFU, DP, INT, tensor; not LD/ST) spends
+    in pipeline registers besides its unit's latency: GPGPU-Sim's OC_EX register, the unit's
+    dispatch register and the EX_WB register before writeback, one cycle each (3; shader.cc
+    ``execute``, ``pipelined_simd_unit::cycle``, ``writeback``). 0 folds them away (a
+    dependent instruction issues ``latency + 3`` cycles after its producer with one source
+    operand instead of GPGPU-Sim's ``latency + 6``)."""
 
     def __post_init__(self) -> None:
         self._validate()
 
     def _check(self) -> None:
         self._at_least("n_ex_wb_slots", 1)
+        self._at_least("register_stage_cycles", 0)
         for name in ("fp32", "sfu", "ldst"):
             if getattr(self, name).n_units < 1:
                 self._fail_nested(name, "n_units", ">= 1 (other classes fall back on it)")

@@ -67,6 +67,8 @@ GTX480 = replace(
     dram=replace(GTX480_3X.dram, sched_queue_entries=64, addr_mapping=SM2_GTX480_MEMORY,
                  row_bytes=4096),
     icnt=replace(GTX480_3X.icnt, eject_buffer_entries=32, flit_bytes=40),
+    pipelines=replace(GTX480_3X.pipelines, other_ops=OtherOps.ALU1, register_stage_cycles=3),
+    l1d=replace(GTX480_3X.l1d, mshr_entries=64),
 )
 """NVIDIA GeForce GTX480 (Fermi GF100, CC 2.0), the papers' Fermi baseline.
 
@@ -78,15 +80,23 @@ schedulers, 16 banks, collectors SP 6/SFU 8, L1D 32:128:4 = 16 KB, 48 KB shared 
 wir.md Table II (except WIR's 32 KB L1D and 8 bank groups, which that spec applies itself).
 Memory system since 2026-11-26 (validation/gpgpusim/README.md §7.8): GPGPU-Sim 4.2's
 ``SM2_GTX480`` one, the simulator the issue-16 reference numbers come from: sectored L2
-(``S:64:128:8``, 256 MSHRs), ``-gpgpu_dram_partition_queues 64:64:64:64``, scheduler queue 64,
+(``S:64:128:8``, 256 MSHRs), the L1D's 64 MSHRs (``-gpgpu_cache:dl1 ...,S:64:8,8``; README
+§7.9), ``-gpgpu_dram_partition_queues 64:64:64:64``, scheduler queue 64,
 ejection buffer 32, 40-byte flits, its address mapping (4 KiB rows); the L2 starts cold
 (``l2.fill_on_host_copy`` off, README §7.6/§7.8).
+Core since 2026-11-26 (README §7.9): GPGPU-Sim 4.2's latency 1 for instructions outside the
+latency tables (``pipelines.other_ops`` ``alu1``) and its three pipeline-register stages
+between collector and writeback (``pipelines.register_stage_cycles`` 3). The Fermi-era presets
+derived from it (c2050, table8, and the L1D of gtx285 and gtx980) keep GTX480_3X's
+pipelines and L1D.
 """
 
 C2050 = replace(
     GTX480,
     name="c2050",
     sm=replace(GTX480.sm, n_sms=14, sched_policy=SchedPolicy.LRR),
+    pipelines=GTX480_3X.pipelines,
+    l1d=GTX480_3X.l1d,
     l2=GTX480_3X.l2,
     dram=replace(GTX480_3X.dram, return_queue_entries=114),
     icnt=GTX480_3X.icnt,
@@ -121,7 +131,7 @@ GTX285 = replace(
         tensor=GTX480.pipelines.tensor,
         n_ex_wb_slots=1,
     ),
-    l1d=replace(GTX480.l1d, size_bytes=49152, line_bytes=64, ways=8, sector_bytes=64,
+    l1d=replace(GTX480_3X.l1d, size_bytes=49152, line_bytes=64, ways=8, sector_bytes=64,
                 set_index=SetIndexFn.LINEAR),
     shmem=SharedMemConfig(size_bytes=16384, cta_limit_bytes=16384, n_banks=16,
                           latency_cycles=GTX480.shmem.latency_cycles),
@@ -152,12 +162,13 @@ TABLE8 = replace(
     icnt=GTX480_3X.icnt,
     sm=replace(GTX480.sm, n_max_threads=1024, n_registers=16384, n_max_regs_per_cta=16384),
     pipelines=replace(
-        GTX480.pipelines,
+        GTX480_3X.pipelines,
         int32=replace(GTX480.pipelines.int32, initiation_interval_cycles=2),
         fp32=replace(GTX480.pipelines.fp32, initiation_interval_cycles=2,
                      op_initiation_interval_cycles=tuple(
                          max(2, v) for v in GTX480.pipelines.fp32.op_initiation_interval_cycles)),
     ),
+    l1d=GTX480_3X.l1d,
     l2=replace(GTX480_3X.l2, size_bytes=131072, line_bytes=64, sector_bytes=64),
     dram=replace(GTX480_3X.dram, n_banks=8, n_bank_groups=1, t_cl_cycles=10, t_rp_cycles=10,
                  t_rcd_cycles=12, t_ras_cycles=28, t_rc_cycles=38, t_ccdl_cycles=2),
@@ -194,7 +205,7 @@ GTX980 = replace(
         tensor=GTX480.pipelines.tensor,
         n_ex_wb_slots=4,
     ),
-    l1d=replace(GTX480.l1d, size_bytes=49152, ways=6, hit_latency_cycles=28,
+    l1d=replace(GTX480_3X.l1d, size_bytes=49152, ways=6, hit_latency_cycles=28,
                 bypass_global=True, set_index=SetIndexFn.LINEAR),
     shmem=SharedMemConfig(size_bytes=98304, cta_limit_bytes=49152, latency_cycles=24),
     l2=replace(GTX480_3X.l2, size_bytes=524288, ways=16, n_slices_per_channel=1),

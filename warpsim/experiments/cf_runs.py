@@ -70,7 +70,7 @@ def overrides(policy: str, extra: tuple[str, ...] = ()) -> list[str]:
 def run_one(sel: BenchSel, policy: str, extra: tuple[str, ...] = (),
             config: str = CONFIG) -> dict[str, Any]:
     """Simulate ``sel`` under ``policy`` (``extra``: more config overrides): cycles, IPC, L1
-    and L2 traffic, DRAM reads, the ``cf_*`` statistics."""
+    and L2 traffic, DRAM reads, the ``cf_*`` and ``l1d_group_*`` statistics."""
     from warpsim.bench import run_benchmark
     from warpsim.runtime import Device
 
@@ -92,5 +92,5 @@ def run_one(sel: BenchSel, policy: str, extra: tuple[str, ...] = (),
         "dram_reads": int(g("dram_reads", 0)),
         "wall_s": time.perf_counter() - t0,
     }
-    out.update({k: v for k, v in stats.items() if k.startswith("cf_")})
+    out.update({k: v for k, v in stats.items() if k.startswith(("cf_", "l1d_group_"))})
     return out

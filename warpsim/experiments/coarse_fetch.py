@@ -65,8 +65,11 @@ def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
                "l1d_miss_rate": r["l1d_miss_rate"],
                "l2_traffic_ratio": (r["l2_accesses"] / base["l2_accesses"]
                                     if base["l2_accesses"] else float("nan")),
-               "neighbour_lines_sent": r.get("cf_lines_sent", 0),
-               "neighbour_lines_dropped": r.get("cf_lines_dropped", 0)}
+               "neighbour_lines_sent": r.get("cf_lines_sent", 0) + r.get("l1d_group_lines", 0),
+               "neighbour_lines_dropped": (r.get("cf_lines_dropped", 0)
+                                           + r.get("l1d_group_lines_dropped", 0)),
+               "paired_requests": r.get("l1d_group_requests", 0),
+               "paired_splits": r.get("l1d_group_splits", 0)}
         if pol.endswith("_duel"):
             row["epochs"] = r.get("cf_dueling_epochs", 0)
             row["epochs_coarse"] = r.get("cf_dueling_epochs_coarse", 0)

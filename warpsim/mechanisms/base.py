@@ -64,8 +64,10 @@ class Mechanism:
 
     @property
     def uses_memory_port(self) -> bool:
-        """Its ``mem_request`` is not the no-op: the engine offers it the L1 port."""
-        return not is_noop("mem_request", self.hooks.mem_request)
+        """Its ``mem_request`` or ``l1_fetch_group`` is not the no-op: the engine offers it the
+        L1 port."""
+        return not (is_noop("mem_request", self.hooks.mem_request)
+                    and is_noop("l1_fetch_group", self.hooks.l1_fetch_group))
 
     def compile_pass(self, program: Any, alloc: Any) -> Any:
         """The allocation the timing replays (default: ``alloc`` unchanged)."""

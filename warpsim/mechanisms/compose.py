@@ -67,6 +67,7 @@ _ARGS: dict[str, tuple[str, ...]] = {
     "mem_request": ("sm", "cycle"),
     "on_mem_sent": ("sm", "tag", "accepted", "cycle"),
     "on_mem_complete": ("sm", "tag", "cycle"),
+    "l1_fetch_group": ("sm", "cycle"),
 }
 """Arguments after ``hs`` of every hook point (``hooks.py`` signatures)."""
 
@@ -110,6 +111,9 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
     elif rule == "extra":
         out.append("    n = 1")
         out += [f"    n += {call(i, f)} - 1" for i, f in impls] + ["    return n"]
+    elif rule == "max":
+        out.append("    m = 1")
+        out += [f"    m = max(m, {call(i, f)})" for i, f in impls] + ["    return m"]
     elif rule == "min":
         out.append("    m = INT64_MAX")
         out += [f"    m = min(m, {call(i, f)})" for i, f in impls] + ["    return m"]

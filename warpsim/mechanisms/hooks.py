@@ -102,6 +102,11 @@ Memory port (a mechanism's own traffic through the SM's L1 port: register preloa
 - ``on_mem_complete(hs, sm, tag, cycle) -> None``: the data of a load the mechanism sent reached
   the SM (called in the writeback stage, before the core's own completions of that cycle are
   written back).
+- ``l1_fetch_group(hs, sm, cycle) -> int64``: the SM's L1D fetch group (``timing/l1group.py``):
+  a global-load miss also fetches the absent lines of its aligned group of this many lines, in
+  the same tag lookup and as one request per L2 slice (baseline 1: the line alone; at most
+  16). Asked when the memory port is (cycles the LD/ST unit sends no line of its own, only for
+  a mechanism that implements it or ``mem_request``); the answer holds until asked again.
 
 ``compile_pass`` and the per-launch life cycle are Python methods of the mechanism
 (``base.py``). Hooks see the engine's state only through ``hs``: ``Mechanism.bind_core`` gives
@@ -273,6 +278,12 @@ def on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - trivial
     return None
 
 
+@jit
+def l1_fetch_group(hs, sm, cycle):  # pragma: no cover - trivial
+    """Baseline: an L1D miss fetches its own line only."""
+    return np.int64(1)
+
+
 @register_bundle
 class Hooks(NamedTuple):
     """The jitted hook functions handed to the engine as one bundle, in pipeline order."""
@@ -301,6 +312,7 @@ class Hooks(NamedTuple):
     mem_request: Any
     on_mem_sent: Any
     on_mem_complete: Any
+    l1_fetch_group: Any
 
 
 HOOK_NAMES = ("compile_pass", *Hooks._fields)
@@ -331,6 +343,7 @@ COMBINE: dict[str, str] = {
     "mem_request": "route",      # the first mechanism with a request; its index rides in the tag
     "on_mem_sent": "route",      # to the mechanism whose request it was
     "on_mem_complete": "route",
+    "l1_fetch_group": "max",     # the largest group any mechanism asks for
 }
 """How the hooks of several mechanisms combine (``mechanisms.compose``), in list order."""
 
@@ -339,7 +352,7 @@ _NOOPS = (cta_fit, warps_to_place, on_warp_launch, on_warp_exit, release_warp_sl
           on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
           result_delay, can_writeback, dest_bank, writeback_read_bank, on_writeback, on_retire,
           on_cycle_end,
-          mem_request, on_mem_sent, on_mem_complete)
+          mem_request, on_mem_sent, on_mem_complete, l1_fetch_group)
 
 
 def noop_hooks() -> Hooks:

@@ -69,6 +69,7 @@ __all__ = [
     "cache_fill",
     "cache_probe",
     "cache_read",
+    "cache_reserve",
     "cache_set",
     "cache_victim",
     "cache_write",
@@ -336,6 +337,31 @@ def cache_read(ca, c: int, line: int, payload: int) -> tuple[int, int]:
         return R_RESERVATION_FAIL, -1
     mshr_alloc(ca, c, line, payload)
     return R_MISS, victim
+
+
+@jit
+def cache_reserve(ca, c: int, line: int, mq_spare: int) -> tuple[int, int]:
+    """Allocate the absent ``line`` for a fetch that another access's request carries (the L1
+    fetch group, ``timing/l1group.py``): an MSHR without requester and, unless allocate-on-fill,
+    a reserved way. ``(1, evicted dirty line or -1)``; ``(0, -1)`` when no MSHR or way is free,
+    or the miss queue would keep fewer than ``mq_spare`` free entries after the write-back of a
+    dirty victim. The caller checked that ``line`` is neither present nor in flight."""
+    if ca.cnt[c, K_MSHR_USED] >= ca.geo[c, G_MSHR_ENTRIES]:
+        return 0, -1
+    victim = -1
+    if ca.geo[c, G_ALLOC_POLICY] != AP_ON_FILL:
+        s = cache_set(ca, c, line)
+        v = cache_victim(ca, c, s)
+        if v < 0:
+            return 0, -1
+        need = mq_spare + (1 if ca.tag_state[c, s, v] == LS_MODIFIED else 0)
+        if mq_free(ca, c) < need:
+            return 0, -1
+        victim = _install(ca, c, s, v, line, LS_RESERVED)
+    elif mq_free(ca, c) < mq_spare:
+        return 0, -1
+    mshr_alloc(ca, c, line, -1)
+    return 1, victim
 
 
 @jit

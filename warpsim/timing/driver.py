@@ -78,6 +78,9 @@ class MemSystem(NamedTuple):
     busy: Any = None
     """``mem_busy(ms) -> bool``: False when ``tick_memsys`` would do nothing this cycle (nothing
     in flight, no buffered count), so the engine skips the call (None: always tick)."""
+    set_fetch_group: Any = None
+    """``mem_set_fetch_group(ms, sm, n_lines)``: the L1 fetch-group seam (``timing/l1group.py``;
+    None: a memory system without it ignores the mechanism's ``l1_fetch_group``)."""
 
 
 def default_memsys() -> MemSystem:
@@ -98,7 +101,8 @@ def default_memsys() -> MemSystem:
     km[tc.MK_ATOMIC] = km[tc.MK_ATOMIC_GENERIC] = mc.MEM_ATOMIC
     return MemSystem(m.make_mem_state, m.mem_access, m.tick_memsys, m.mem_next_event,
                      m.mem_pop_completion, km, m.mem_flush_counters,
-                     getattr(m, "mem_has_completion", None), getattr(m, "mem_busy", None))
+                     getattr(m, "mem_has_completion", None), getattr(m, "mem_busy", None),
+                     getattr(m, "mem_set_fetch_group", None))
 
 
 @dataclass(slots=True)
@@ -122,6 +126,12 @@ class TimingResult:
     pc_activity: np.ndarray | None = None
     """``int64[n_pc, 2]``: per static instruction, warp instructions and lanes dispatched to an
     execution unit (``timing.fields.F_ACT_*``; the last row is the implicit exit)."""
+
+
+@jit
+def _no_fetch_group(ms, sm, n_lines):  # pragma: no cover - jit
+    """``set_fetch_group`` of a memory system without the fetch-group seam: ignored."""
+    return None
 
 
 @jit
@@ -226,7 +236,9 @@ class TimingSimulator:
         self._ports = MemPorts(m.mem_access, m.tick_memsys, m.mem_next_event,
                                m.mem_pop_completion,
                                m.has_completion if m.has_completion is not None else _always,
-                               m.busy if m.busy is not None else _always)
+                               m.busy if m.busy is not None else _always,
+                               m.set_fetch_group if m.set_fetch_group is not None
+                               else _no_fetch_group)
         self.prm = engine_params(cfg, skip_idle_cycles)
         self.prm[tc.P_MECH_MEM] = int(bool(getattr(mechanism, "uses_memory_port", False)))
         self.max_cycles = int(max_cycles)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from warpsim._jit import jit, jit_inline
+from warpsim._jit import jit_alloc, jit_inline
 from warpsim.timing.consts import (
     INT64_MAX,
     P_N_CTAS,
@@ -54,7 +54,7 @@ class LaunchSlot(NamedTuple):
     hs: Any
 
 
-@jit
+@jit_alloc
 def run_group(slots, counters, mem_kind_map, ms, mem, hooks, skip,
               max_cycle):  # pragma: no cover
     """Run the launches of ``slots`` (a tuple of ``LaunchSlot`` of one type, their states'

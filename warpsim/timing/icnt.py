@@ -34,7 +34,7 @@ from __future__ import annotations
 from warpsim._jit import jit
 from warpsim.stats import C_ICNT_FLITS_TO_MEM, C_ICNT_FLITS_TO_SM, C_ICNT_STALL_CYCLES
 from warpsim.timing.cache import mq_pop
-from warpsim.timing.l2 import addr_slice
+from warpsim.timing.l2 import addr_slice, group_units
 from warpsim.timing.memconsts import (
     A_EJECT,
     A_L1_MQ,
@@ -57,6 +57,7 @@ from warpsim.timing.memconsts import (
     P_N_SMS,
     P_ROP_ENTRIES,
     P_ROP_LATENCY,
+    PK_GROUP,
     PK_READ,
     Q_ADDR,
     Q_INFO,
@@ -68,6 +69,7 @@ from warpsim.timing.memconsts import (
     X_REP_IN_BUSY,
     X_REQ_OUT_BUSY,
     X_ROP_COUNT,
+    X_ROP_GROUPS,
     X_ROP_HEAD,
     X_ROP_SEC,
     X_RQ_COUNT,
@@ -81,7 +83,9 @@ __all__ = ["icnt_next_event", "request_flits", "reply_flits", "tick_icnt"]
 @jit
 def request_flits(p, info: int) -> int:
     """Flits of a request packet (reads carry no data)."""
-    nbytes = MEM_CTRL_BYTES if info_ptype(info) == PK_READ else MEM_CTRL_BYTES + info_bytes(info)
+    pt = info_ptype(info)
+    nbytes = MEM_CTRL_BYTES if pt == PK_READ or pt == PK_GROUP else MEM_CTRL_BYTES + \
+        info_bytes(info)
     return (nbytes + p[P_FLIT_BYTES] - 1) // p[P_FLIT_BYTES]
 
 
@@ -92,12 +96,13 @@ def reply_flits(p, info: int) -> int:
 
 
 @jit
-def _rop_room(p, ca, sl_s, rop, dst: int, cycle: int) -> bool:
+def _rop_room(p, ca, sl_s, rop, dst: int, cycle: int, info: int) -> bool:
     """Slice ``dst`` takes a packet (GPGPU-Sim 4.2 ``memory_sub_partition``): requests wait out
     the ROP delay in an unbounded delay line, then in the icnt_L2 queue of
     ``l2.rop_queue_entries`` sector requests; a packet is taken while that queue has room for
-    one line's sectors. The ring's entries are in arrival order and their ready times do not
-    decrease, so the entries past the delay are a prefix."""
+    one line's sectors (a group read ``info``: for all its lookups). The ring's entries are in
+    arrival order and their ready times do not decrease, so the entries past the delay are a
+    prefix."""
     cnt = sl_s[dst, X_ROP_COUNT]
     if cnt >= rop.shape[1]:
         return False
@@ -106,7 +111,10 @@ def _rop_room(p, ca, sl_s, rop, dst: int, cycle: int) -> bool:
     sh = ca.geo[c, G_SECTOR_SHIFT]
     per_line = 1 << (shift - sh)
     cap = p[P_ROP_ENTRIES]
-    if (cnt + 1) * per_line <= cap:
+    need = per_line
+    if info_ptype(info) == PK_GROUP:
+        need = max(per_line, group_units(ca, c, info))
+    if sl_s[dst, X_ROP_GROUPS] == 0 and cnt * per_line + need <= cap:
         return True                                 # even if every entry were past the delay
     used = 0
     head = sl_s[dst, X_ROP_HEAD]
@@ -115,13 +123,16 @@ def _rop_room(p, ca, sl_s, rop, dst: int, cycle: int) -> bool:
         if rop[dst, slot, Q_READY] > cycle:
             break
         n = 1
-        if sh < shift:
+        e_info = rop[dst, slot, Q_INFO]
+        if info_ptype(e_info) == PK_GROUP:
+            n = group_units(ca, c, e_info)
+        elif sh < shift:
             first = (rop[dst, slot, Q_ADDR] >> sh) & (per_line - 1)
-            n = min(max(1, info_bytes(rop[dst, slot, Q_INFO]) >> sh), per_line - first)
-            if j == 0:
-                n -= sl_s[dst, X_ROP_SEC]
+            n = min(max(1, info_bytes(e_info) >> sh), per_line - first)
+        if j == 0:
+            n -= sl_s[dst, X_ROP_SEC]
         used += n
-    return used + per_line <= cap
+    return used + need <= cap
 
 
 @jit
@@ -148,9 +159,10 @@ def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) ->
                 continue
             addr = ca.mq[c, i, Q_ADDR]
             dst = addr_slice(p, addr)
-            if sl_s[dst, X_REQ_OUT_BUSY] > k or not _rop_room(p, ca, sl_s, rop, dst, cycle):
-                continue
             info = ca.mq[c, i, Q_INFO]
+            if sl_s[dst, X_REQ_OUT_BUSY] > k or not _rop_room(p, ca, sl_s, rop, dst, cycle,
+                                                               info):
+                continue
             flits = request_flits(p, info)
             arrive = k + p[P_ICNT_LATENCY] + flits - 1
             slot = (sl_s[dst, X_ROP_HEAD] + sl_s[dst, X_ROP_COUNT]) % rop.shape[1]
@@ -158,6 +170,8 @@ def _requests(p, clk, ca, sm_s, sl_s, rop, act, counters, k: int, cycle: int) ->
             rop[dst, slot, Q_INFO] = info
             rop[dst, slot, Q_READY] = core_of_tick(arrive, num, den) + p[P_ROP_LATENCY]
             sl_s[dst, X_ROP_COUNT] += 1
+            if info_ptype(info) == PK_GROUP:
+                sl_s[dst, X_ROP_GROUPS] += 1
             sm_s[sm, S_REQ_IN_BUSY] = k + flits
             sl_s[dst, X_REQ_OUT_BUSY] = k + flits
             mq_pop(ca, c)

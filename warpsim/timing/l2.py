@@ -76,6 +76,7 @@ from warpsim.timing.memconsts import (
     P_ROW_MASK,
     P_SLICES_PER_CHANNEL,
     PK_ATOMIC,
+    PK_GROUP,
     PK_READ,
     PK_WRITE,
     Q_ADDR,
@@ -84,6 +85,7 @@ from warpsim.timing.memconsts import (
     SRC_NONE,
     WP_WRITE_BACK,
     X_ROP_COUNT,
+    X_ROP_GROUPS,
     X_ROP_HEAD,
     X_ROP_SEC,
     X_RQ_COUNT,
@@ -93,8 +95,11 @@ from warpsim.timing.memstate import (
     core_of_tick,
     first_tick,
     info_bytes,
+    info_lead,
     info_ptype,
+    info_slot,
     info_sm,
+    info_src,
     pack_info,
 )
 from warpsim.timing.sector import sec_fill, sec_read, sec_write
@@ -105,6 +110,7 @@ __all__ = [
     "addr_local",
     "addr_row",
     "addr_slice",
+    "group_units",
     "l2_next_event",
     "tick_l2",
 ]
@@ -259,6 +265,115 @@ def _fill(p, ca, ret, ch_s, rq, sl_s, act, s: int, ch: int, cycle: int) -> bool:
 
 
 @jit
+def _line_units(ca, c: int, a: int, nbytes: int) -> int:
+    """Lookups the L2 makes for a read of ``nbytes`` at ``a`` (its sectors in the line holding
+    ``a`` when the L2 is sectored, else 1)."""
+    shift = ca.geo[c, G_LINE_SHIFT]
+    sh = ca.geo[c, G_SECTOR_SHIFT]
+    if sh >= shift:
+        return 1
+    per_line = 1 << (shift - sh)
+    first = (a >> sh) & (per_line - 1)
+    return min(max(1, nbytes >> sh), per_line - first)
+
+
+@jit
+def _group_lines(info: int) -> tuple[int, int]:
+    """(lines, bytes per line) of a group read packet (``PK_GROUP``)."""
+    m = info_slot(info)
+    n = 0
+    while m != 0:
+        n += m & 1
+        m >>= 1
+    return n, info_bytes(info) // n
+
+
+@jit
+def group_units(ca, c: int, info: int) -> int:
+    """Lookups slice cache ``c`` makes for the group read ``info`` (``l1group.py``); its lines
+    lie at ``Q_ADDR + k * line bytes`` for the set bits k of the slot field. The address is not
+    needed: the lines are whole L1 lines, aligned."""
+    n, lbytes = _group_lines(info)
+    return n * _line_units(ca, c, 0, lbytes)
+
+
+@jit
+def _access_group(p, ca, rop, rq, sl_s, act, counters, s: int, i: int, addr: int, info: int,
+                  cycle: int) -> bool:
+    """The group read at the head of slice ``s``'s ROP queue: each of its lines, its lead (the
+    demand line) first, is a read of its own (one reply per line, or per sector of a sectored
+    L2, which fills that L1 line), all in this L2 tick when the L2 is not sectored (the
+    dissertation's "process them in the same cycle"), one sector per tick when it is. A line
+    that cannot be looked up (reply queue full, reservation fail) waits for the next tick;
+    ``X_ROP_SEC`` keeps the lookups done."""
+    c = s + p[P_L2_BASE]
+    sm = info_sm(info)
+    src = info_src(info)
+    shift = ca.geo[c, G_LINE_SHIFT]
+    sh = ca.geo[c, G_SECTOR_SHIFT]
+    sectored = sh < shift
+    n_lines, lbytes = _group_lines(info)
+    per = _line_units(ca, c, 0, lbytes)
+    mask = info_slot(info)
+    total = n_lines * per
+    j = sl_s[s, X_ROP_SEC]
+    moved = False
+    while j < total:
+        if _rq_free(rq, sl_s, s) < 1:
+            break
+        nth = j // per                          # the nth line of the packet, from its lead
+        k = info_lead(info)                     # (the demand line) on, is at bit k
+        while True:
+            if (mask >> k) & 1:
+                if nth == 0:
+                    break
+                nth -= 1
+            k = (k + 1) & 15
+        a = addr + k * lbytes
+        line = a >> shift
+        if sectored:
+            k_sec = ((a >> sh) & ((1 << (shift - sh)) - 1)) + j % per
+            req_addr = (line << shift) + (k_sec << sh)
+            req_info = pack_info(sm, PK_READ, src, 1 << sh, 0)
+            status, victim, vbytes = sec_read(ca, c, line, k_sec, req_info)
+        else:
+            k_sec = 0
+            req_addr = a
+            req_info = pack_info(sm, PK_READ, src, lbytes, 0)
+            status, victim = cache_read(ca, c, line, req_info)
+            vbytes = 1 << shift
+        if status == R_RESERVATION_FAIL:
+            counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
+            moved = True
+            break
+        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+        if status == R_HIT:
+            _rq_push(rq, sl_s, act, s, req_addr, req_info, cycle + 1)
+        elif status == R_HIT_RESERVED:
+            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
+        elif status == R_MISS:
+            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+            act[A_MSHR] += 1
+            _to_dram(ca, act, c, (line << shift) + (k_sec << sh),
+                     pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0), cycle + 1)
+            if victim >= 0:
+                _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+        j += 1
+        moved = True
+        if sectored:
+            break
+    if j < total:
+        sl_s[s, X_ROP_SEC] = j
+        return moved
+    sl_s[s, X_ROP_SEC] = 0
+    sl_s[s, X_ROP_HEAD] = (i + 1) % rop.shape[1]
+    sl_s[s, X_ROP_COUNT] -= 1
+    sl_s[s, X_ROP_GROUPS] -= 1
+    act[A_ROP] -= 1
+    return True
+
+
+@jit
 def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
     """Look up the request at the head of slice ``s``'s ROP queue; False when it must wait
     without counting anything. A sectored L2 looks up one sector of the packet per L2 tick (as
@@ -273,6 +388,8 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
     info = rop[s, i, Q_INFO]
     sm = info_sm(info)
     pt = info_ptype(info)
+    if pt == PK_GROUP:
+        return _access_group(p, ca, rop, rq, sl_s, act, counters, s, i, addr, info, cycle)
     shift = ca.geo[c, G_LINE_SHIFT]
     sh = ca.geo[c, G_SECTOR_SHIFT]
     sectored = sh < shift

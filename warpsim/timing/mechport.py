@@ -10,6 +10,9 @@ Assumptions:
   [A] A refused line is the mechanism's to offer again; the engine may skip idle cycles until
       the memory system's next event before it is asked again (the port is busy until then).
   [A] Loads and atomics (``MK_LD_*``, ``MK_ATOMIC``) get a completion, stores do not.
+  [A] The L1 fetch group (``l1_fetch_group``, ``timing/l1group.py``) is a per-SM register of
+      the memory system set here, so a new answer takes effect at the SM's next cycle without
+      a line of its own to send (the LD/ST unit's lines in between use the old one).
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ __all__ = ["tick_mech_port"]
 @jit_inline
 def tick_mech_port(st, counters, sm, cycle, ms, mem, mem_kind_map, hs,
                    hooks):  # pragma: no cover - jit
-    """Offer the mechanism's next line of ``sm`` to the memory system. Returns True when one
-    was accepted."""
+    """Set the SM's L1 fetch group (``hooks.l1_fetch_group``), then offer the mechanism's next
+    line of ``sm`` to the memory system. Returns True when one was accepted."""
+    mem.set_fetch_group(ms, sm, hooks.l1_fetch_group(hs, sm, cycle))
     kind, addr, n_sec, tag = hooks.mem_request(hs, sm, cycle)
     if kind == MK_NONE:
         return False

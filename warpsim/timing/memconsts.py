@@ -25,7 +25,7 @@ __all__ = [
     "MEM_ATOMIC", "MEM_CHANNEL_INTERLEAVE_BYTES", "MEM_CTRL_BYTES", "MEM_LD_CONST",
     "MEM_LD_GLOBAL", "MEM_LD_LOCAL", "MEM_LD_TEX", "MEM_ST_GLOBAL", "MEM_ST_LOCAL",
     "N_MEM_KINDS", "SECTOR_BYTES", "TRACE_LINE_BYTES",
-    "PK_ATOMIC", "PK_READ", "PK_WRITE",
+    "PK_ATOMIC", "PK_GROUP", "PK_READ", "PK_WRITE",
     "REPL_FIFO", "REPL_LRU",
     "SI_FERMI_HASH", "SI_IPOLY", "SI_LINEAR", "SI_XOR",
     "SRC_BYPASS", "SRC_NONE",
@@ -66,6 +66,10 @@ SRC_NONE = 4
 PK_READ = 0
 PK_WRITE = 1
 PK_ATOMIC = 2
+PK_GROUP = 3
+"""A read of several L1 lines of one aligned group (the fetch-group seam): ``Q_ADDR`` is its
+lowest line, the slot field the mask of its lines (bit k: that line + k lines), the bytes field
+all its lines' bytes."""
 
 # -- line states in ``tag_state[cache, set, way]`` ---------------------------------------------
 LS_INVALID = 0
@@ -124,8 +128,9 @@ N_FAULT_FIELDS = 4
 # -- counters that mem_access buffers until the next tick (columns of warpsim.stats) ------------
 C_MEM_FIRST = 43
 """First memory-side column of ``counters`` (``C_GPGPU_N_LOAD_INSN``); a test checks it."""
-C_MEM_LAST = 86
-"""One past the last memory-side column (``N_COUNTERS``)."""
+C_MEM_LAST = 94
+"""One past the last memory-side column (``N_COUNTERS``; the engine's columns 86-89 in the
+range stay 0 in the buffer)."""
 
 # -- [A] values that have no configuration field -----------------------------------------------
 MEM_CTRL_BYTES = 8
@@ -282,7 +287,9 @@ S_EJ_COUNT = 5
 S_REQ_IN_BUSY = 6
 S_REP_OUT_BUSY = 7
 S_PEND_ANY = 8
-N_SM_SCALARS = 9
+S_GROUP_LINES = 9
+"""Lines per aligned fetch group of the SM's L1D global-load misses (0 or 1: the line alone)."""
+N_SM_SCALARS = 10
 # per-slice scalars: sl_s[slice, X_*]
 X_REQ_OUT_BUSY = 0
 X_REP_IN_BUSY = 1
@@ -292,7 +299,9 @@ X_RQ_HEAD = 4
 X_RQ_COUNT = 5
 X_ROP_SEC = 6
 """Sectors of the ROP queue's head packet already looked up (sectored L2)."""
-N_SLICE_SCALARS = 7
+X_ROP_GROUPS = 7
+"""Group read packets (``PK_GROUP``) in the ROP queue."""
+N_SLICE_SCALARS = 8
 # per-channel scalars: ch_s[channel, H_*]
 H_DQ_COUNT = 0
 H_DQ_NEXT_SEQ = 1
@@ -348,7 +357,7 @@ __all__ += [
     "B_QUEUED", "B_RAS_OK", "B_RCDWR_OK", "B_RCD_OK", "B_RC_OK", "B_REQ_ROW", "B_ROW",
     "B_RP_OK", "B_RTP_OK", "B_STREAK", "D_BANK", "D_ROW", "N_DQ_FIELDS",
     "B_WTP_OK", "H_CCD_OK", "H_HELD", "H_PRIO", "H_RRD_OK", "H_RTW_OK", "H_WTR_OK",
-    "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC",
+    "G_ALLOC_POLICY", "G_HIT_LATENCY", "G_SECTOR_SHIFT", "X_ROP_SEC", "X_ROP_GROUPS",
     "G_PART_CHAN_SHIFT", "G_PART_N_CHANNELS", "G_PART_SPC", "G_PART_SUB_MASK",
     "SEC_DIRTY_SHIFT", "SEC_PEND_SHIFT", "SEC_MASK",
     "G_LINE_SHIFT", "G_MQ_ENTRIES", "G_MSHR_ENTRIES", "G_MSHR_MAX_MERGE", "G_N_SETS", "G_REPL",
@@ -359,6 +368,7 @@ __all__ += [
     "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
     "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",
     "S_BYP_USED", "S_EJ_COUNT", "S_EJ_HEAD", "S_FQ_COUNT", "S_FQ_HEAD", "S_PEND_ANY",
+    "S_GROUP_LINES",
     "S_PORT_CYCLE", "S_REP_OUT_BUSY", "S_REQ_IN_BUSY", "T_READY", "T_TOKEN", "X_REP_IN_BUSY",
     "X_REQ_OUT_BUSY", "X_ROP_COUNT", "X_ROP_HEAD", "X_RQ_COUNT", "X_RQ_HEAD",
 ]

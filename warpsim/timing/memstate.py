@@ -119,6 +119,7 @@ __all__ = [
     "first_tick",
     "info_bytes",
     "info_ptype",
+    "info_lead",
     "info_slot",
     "info_sm",
     "info_src",
@@ -252,6 +253,13 @@ def info_src(info: int) -> int:
 def info_bytes(info: int) -> int:
     """Payload bytes (data carried by a write request or a read reply)."""
     return (info >> 24) & 0xFFFF
+
+
+@jit
+def info_lead(info: int) -> int:
+    """A group read's (``PK_GROUP``) first line to look up: its bit in the slot field's mask
+    (the demand line; set with ``| lead << 56`` on ``pack_info``'s result)."""
+    return (info >> 56) & 0xF
 
 
 @jit

@@ -3,7 +3,8 @@
 This module is the interface of docs/dev-contracts.md "Timing engine": ``make_mem_state``,
 ``mem_access``, ``tick_memsys``, ``mem_next_event``, ``mem_pop_completion``, ``mem_idle``, plus
 ``mem_flush_counters`` (adds the counts that ``mem_access`` buffered, see below) and
-``mem_has_completion`` (an inlined guard for the pop loop; docs/memory-model.md "Speed").
+``mem_has_completion`` (an inlined guard for the pop loop; docs/memory-model.md "Speed") and
+``mem_set_fetch_group`` (the L1 fetch-group seam, ``l1group.py``).
 
 Path of a load that misses everywhere (times in core cycles unless noted): the L1 tag pipeline
 (``l1d.hit_latency_cycles``: a hit completes then, a miss enters the L1 miss queue then); the
@@ -65,6 +66,7 @@ from warpsim.timing.cache import (
 )
 from warpsim.timing.dram import dram_next_event, tick_dram
 from warpsim.timing.icnt import icnt_next_event, tick_icnt
+from warpsim.timing.l1group import MAX_GROUP_LINES, group_miss
 from warpsim.timing.l2 import l2_next_event, tick_l2
 from warpsim.timing.memconsts import (
     A_BYPASS,
@@ -117,6 +119,7 @@ from warpsim.timing.memconsts import (
     S_EJ_HEAD,
     S_FQ_COUNT,
     S_FQ_HEAD,
+    S_GROUP_LINES,
     S_PEND_ANY,
     S_PORT_CYCLE,
     SECTOR_BYTES,
@@ -147,6 +150,7 @@ __all__ = [
     "mem_idle",
     "mem_next_event",
     "mem_pop_completion",
+    "mem_set_fetch_group",
     "tick_memsys",
 ]
 
@@ -244,8 +248,10 @@ def _bypass(ca, byp_token, sm_s, pend, act, sm: int, line_addr: int, n_sectors: 
 
 
 @jit
-def _load(ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, token: int,
-          cycle: int) -> int:
+def _load(p, ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, token: int,
+          cycle: int, group: int) -> int:
+    """A load through L1 ``lk``; ``group`` > 1: a miss fetches the absent lines of its aligned
+    group of that many lines too (``l1group.py``)."""
     c = sm * N_L1_KINDS + lk
     if token >= 0 and hq_hc[sm, lk, RB_COUNT] >= hq.shape[2]:
         return 0
@@ -275,6 +281,12 @@ def _load(ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, toke
     else:
         _count(pend, sm_s, sm, c_miss)
         act[A_MSHR] += 1
+        if group > 1:
+            if victim >= 0:
+                _l1_push(ca, act, c, victim << shift,
+                         pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0), ready)
+            group_miss(p, ca, pend, sm_s, act, sm, c, line, shift, group, ready)
+            return 1
         _l1_push(ca, act, c, line << shift, pack_info(sm, PK_READ, lk, 1 << shift, 0), ready)
         if victim >= 0:
             _l1_push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
@@ -330,18 +342,29 @@ def mem_access(ms, sm: int, line_addr: int, n_sectors: int, kind: int, token: in
     if kind == MEM_ATOMIC or (kind == MEM_LD_GLOBAL and ms.p[P_BYPASS_GLOBAL] != 0):
         ok = _bypass(ca, ms.byp_token, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
                      cycle)
-    elif kind == MEM_LD_GLOBAL or kind == MEM_LD_LOCAL:
-        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle)
+    elif kind == MEM_LD_GLOBAL:
+        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle,
+                   sm_s[sm, S_GROUP_LINES])
+    elif kind == MEM_LD_LOCAL:
+        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle, 0)
     elif kind == MEM_LD_CONST:
-        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_C, line_addr, token, cycle)
+        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_C, line_addr, token, cycle, 0)
     elif kind == MEM_LD_TEX:
-        ok = _load(ca, hq, hq_hc, sm_s, pend, act, sm, L1_T, line_addr, token, cycle)
+        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_T, line_addr, token, cycle, 0)
     else:
         ok = _store(ca, hq, hq_hc, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
                     cycle)
     if ok:
         ms.sm_s[sm, S_PORT_CYCLE] = cycle
     return ok
+
+
+@jit
+def mem_set_fetch_group(ms, sm: int, n_lines: int) -> None:
+    """Set SM ``sm``'s L1D fetch group: a global-load miss also fetches the absent lines of its
+    aligned group of ``n_lines`` lines, in the same lookup and request (``l1group.py``); 1: the
+    line alone (the baseline). Clamped to 1 .. ``MAX_GROUP_LINES``; it stays until set again."""
+    ms.sm_s[sm, S_GROUP_LINES] = min(MAX_GROUP_LINES, max(1, n_lines))
 
 
 @jit

@@ -338,7 +338,9 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
     """Collect memory completions, then write back up to ``n_ex_wb_slots`` ready instructions
     (oldest ready first). Returns True when anything happened."""
     progress = False
-    while True:
+    # has_completion (inlined: one load) is False once no SM has a completion queued, and then
+    # pop_completion answers -1 for every SM: checked before each call, not once per cycle
+    while mem.has_completion(ms):
         tok = mem.pop_completion(ms, sm, cycle)
         if tok < 0:
             break

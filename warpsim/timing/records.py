@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim._jit import jit
+from warpsim._jit import jit, jit_alloc
 from warpsim.timing.fields import (
     F_REC_BANK,
     F_REC_DIVERGED,
@@ -36,7 +36,7 @@ def _popcount32(x):  # pragma: no cover - jit
     return ((v * 0x01010101) >> 24) & 0xFF
 
 
-@jit
+@jit_alloc
 def pack_records(order, offsets, pc, mask, exec_mask, n_lines, n_sectors, bank,
                  line_start):  # pragma: no cover - jit
     """``rec[i, F_REC_*]`` int64 of record ``order[i]`` (LINE0 chunk-local); DIVERGED is 1

@@ -20,6 +20,10 @@ Assumptions:
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
   [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
       issue and use no collector or unit.
+The LATENCY of an instruction of a pipelined unit (not LD/ST) includes
+``pipelines.register_stage_cycles``: GPGPU-Sim's OC_EX register, the unit's dispatch register
+and EX_WB (shader.cc ``execute``, ``pipelined_simd_unit::cycle``, ``writeback``;
+validation/gpgpusim/README.md §7.9).
 """
 
 from __future__ import annotations
@@ -221,6 +225,7 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
     nregs = int(alloc.n_regs)
     kinds = np.asarray(program.kinds)
     other_alu1 = cfg.pipelines.other_ops is OtherOps.ALU1
+    stages = cfg.pipelines.register_stage_cycles
     for pc, inst in enumerate(insts):
         opc, lop = classify(inst)
         kind = int(kinds[pc])
@@ -240,6 +245,8 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         unit[pc] = _resolve_unit(cfg, _UNIT_OF_CLASS[opc])
         ocset[pc] = _oc_set(cfg, opc)
         lat[pc], ii[pc] = (1, 1) if alu1 else _latency(cfg, opc, lop, inst)
+        if opc != tc.OPC_LDST:
+            lat[pc] += stages
         mk = _mem_kind(inst) if opc == tc.OPC_LDST else tc.MK_NONE
         mem[pc] = mk
         if mk in (tc.MK_LD_GLOBAL, tc.MK_LD_LOCAL, tc.MK_LD_TEX, tc.MK_LD_GENERIC):

@@ -18,7 +18,8 @@ __all__ = ["HOOKS", "NAME", "PAPER", "SPEC"]
 NAME = "coarse_fetch"
 PAPER = ("Xiang, Toward Efficient SIMT Execution (dissertation) ch. 5: locality and "
          "coarse-grained L1 fetch (spec §4)")
-HOOKS = ("on_issue", "on_cycle_end", "mem_request", "on_mem_sent", "on_mem_complete")
+HOOKS = ("on_issue", "on_cycle_end", "mem_request", "on_mem_sent", "on_mem_complete",
+         "l1_fetch_group")
 """The hook points it implements (``mechanisms/hooks.py``)."""
 
 SPEC = MechanismSpec(name=NAME, paper=PAPER, config=CoarseFetchConfig,

@@ -1,19 +1,23 @@
-"""The coarse-grained L1 fetch's jitted hooks: a global load that issues on an SM in coarse
-mode queues the other lines of its aligned group (``on_issue``), the queue goes to the L1 through
-the SM's memory port (``mem_request``, ``on_mem_sent``, ``on_mem_complete``) as whole-line loads
-(present: an L1 hit, no traffic; absent: an L1 miss fetched from the L2), and set dueling picks
-the followers' policy each epoch (``on_cycle_end``).
+"""The coarse-grained L1 fetch's jitted hooks. ``pairing=paired`` (the paper): an SM in coarse
+mode sets its L1 fetch group (``l1_fetch_group``): every L1D global-load miss checks the other
+lines of its aligned group in the same lookup and requests the absent ones with it
+(``timing/l1group.py``). ``pairing=separate``: a global load that issues on an SM in coarse mode
+queues the other lines of its aligned group (``on_issue``), the queue goes to the L1 through the
+SM's memory port (``mem_request``, ``on_mem_sent``, ``on_mem_complete``) as whole-line loads
+(present: an L1 hit, no traffic; absent: an L1 miss fetched from the L2). In both, set dueling
+picks the followers' policy each epoch (``on_cycle_end``).
 
 Follows: Xiang's dissertation §5.4 (check the neighbouring block, request it when absent),
-§5.5 (coarse2 / coarse4, set dueling with one baseline and one coarse leader SM); spec §4.
+§5.5 (coarse2 / coarse4, set dueling with one baseline and one coarse leader SM; the L2 treats
+paired requests as one); spec §4.
 Assumptions (docs/mechanisms/coarse-fetch.md):
-  [A] The neighbours are offered to the L1 in the cycles the LD/ST unit has none of its own
-      lines (the memory port), not in the same tag lookup: a present neighbour costs an L1
-      port cycle, an absent one a separate L1 miss and L2 request (the paper's L2 handles the
-      pair as one request in one cycle).
-  [A] A group already fetched by this SM recently (``filter_entries`` FIFO) is not checked again,
-      and a queued neighbour that a later load of the SM touches itself is cancelled (the load
-      requests it anyway): the paper's check costs nothing when the core asks for the line.
+  [A] ``separate``: the neighbours are offered to the L1 in the cycles the LD/ST unit has none
+      of its own lines (the memory port), not in the same tag lookup: a present neighbour
+      costs an L1 port cycle, an absent one a separate L1 miss and L2 request.
+  [A] ``separate``: a group already fetched by this SM recently (``filter_entries`` FIFO) is
+      not checked again, and a queued neighbour that a later load of the SM touches itself is
+      cancelled (the load requests it anyway): the paper's check costs nothing when the core
+      asks for the line.
   [A] Dueling compares the leaders' thread instructions (``gpu_sim_insn``) over each epoch;
       the coarse policy wins only with strictly more, a tie keeps the followers' policy.
 """
@@ -38,6 +42,7 @@ from warpsim.mechanisms.coarse_fetch.state import (
     P_LEAD_BASE,
     P_LEAD_COARSE,
     P_NEXT_EPOCH,
+    P_PAIRED,
     P_QCAP,
     P_REC_BASE,
     ST_CANCELLED,
@@ -55,8 +60,8 @@ from warpsim.mechanisms.coarse_fetch.state import (
 from warpsim.stats import C_GPU_SIM_INSN
 from warpsim.timing.consts import INT64_MAX, ISSUE_EXECUTE, MK_LD_GLOBAL, MK_NONE
 
-__all__ = ["cf_mem_request", "cf_on_cycle_end", "cf_on_issue", "cf_on_mem_complete",
-           "cf_on_mem_sent"]
+__all__ = ["cf_l1_fetch_group", "cf_mem_request", "cf_on_cycle_end", "cf_on_issue",
+           "cf_on_mem_complete", "cf_on_mem_sent"]
 
 
 @jit
@@ -105,6 +110,9 @@ def cf_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     if n == 0:
         return ISSUE_EXECUTE, np.int64(0)
     hs.st[ST_LOADS] += 1
+    if hs.prm[P_PAIRED] != 0:                   # the L1 fetches the neighbours itself
+        hs.st[ST_LOADS_COARSE] += hs.mode[sm]
+        return ISSUE_EXECUTE, np.int64(0)
     g = hs.prm[P_GROUP]
     gbytes = g * LINE_BYTES
     if n > K_GROUPS:
@@ -138,6 +146,14 @@ def cf_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
                 hs.q_ht[sm, 1] += 1
                 hs.st[ST_QUEUED] += 1
     return ISSUE_EXECUTE, np.int64(0)
+
+
+@jit
+def cf_l1_fetch_group(hs, sm, cycle):  # pragma: no cover - jit
+    """``paired``: the SM's L1 fetches whole groups in coarse mode, its own line otherwise."""
+    if hs.prm[P_PAIRED] != 0 and hs.mode[sm] != 0:
+        return hs.prm[P_GROUP]
+    return np.int64(1)
 
 
 @jit

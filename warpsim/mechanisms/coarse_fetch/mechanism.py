@@ -15,6 +15,7 @@ import numpy as np
 from warpsim.errors import ConfigError
 from warpsim.mechanisms.base import LaunchInfo, Mechanism
 from warpsim.mechanisms.coarse_fetch.hooks import (
+    cf_l1_fetch_group,
     cf_mem_request,
     cf_on_cycle_end,
     cf_on_issue,
@@ -46,7 +47,9 @@ class _LaunchState:
 
 class CoarseFetch(Mechanism):
     """Coarse-grained L1 fetch in the timing engine (``-o coarse_fetch.enabled=true``,
-    ``coarse_fetch.n_group_lines``, ``coarse_fetch.dueling``)."""
+    ``coarse_fetch.n_group_lines``, ``coarse_fetch.dueling``, ``coarse_fetch.pairing``). The
+    hooks are the same for both pairings (one engine compilation); ``paired`` leaves the
+    memory-port queue empty, ``separate`` asks for no fetch group."""
 
     name = "coarse_fetch"
     n_record_columns = N_COLS
@@ -70,7 +73,8 @@ class CoarseFetch(Mechanism):
         """The followers' policy, carried from launch to launch (1: coarse)."""
         self.hooks = self.hooks._replace(
             on_issue=cf_on_issue, on_cycle_end=cf_on_cycle_end, mem_request=cf_mem_request,
-            on_mem_sent=cf_on_mem_sent, on_mem_complete=cf_on_mem_complete)
+            on_mem_sent=cf_on_mem_sent, on_mem_complete=cf_on_mem_complete,
+            l1_fetch_group=cf_l1_fetch_group)
 
     def start_launch(self, info: LaunchInfo) -> _LaunchState:
         """Empty queues; the memory kind of each pc for the record columns."""

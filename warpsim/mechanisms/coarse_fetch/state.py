@@ -14,7 +14,7 @@ from warpsim.timing.consts import MK_LD_GENERIC, MK_LD_GLOBAL
 
 __all__ = ["K_GROUPS", "LINE_BYTES", "N_COLS", "P_DUEL", "P_EPOCH", "P_EPOCHS",
            "P_EPOCHS_COARSE", "P_FCAP", "P_FOLLOW", "P_GROUP", "P_INSN_BASE", "P_INSN_COARSE",
-           "P_LEAD_BASE", "P_LEAD_COARSE", "P_NEXT_EPOCH", "P_QCAP", "P_REC_BASE",
+           "P_LEAD_BASE", "P_LEAD_COARSE", "P_NEXT_EPOCH", "P_PAIRED", "P_QCAP", "P_REC_BASE",
            "STAT_NAMES", "CFState", "group_columns", "make_state"]
 
 LINE_BYTES = 128
@@ -26,8 +26,9 @@ N_COLS = 1 + K_GROUPS
 """Record columns: the number of groups, then one packed group per column."""
 
 (P_GROUP, P_DUEL, P_EPOCH, P_NEXT_EPOCH, P_LEAD_BASE, P_LEAD_COARSE, P_INSN_BASE,
- P_INSN_COARSE, P_FOLLOW, P_REC_BASE, P_QCAP, P_FCAP, P_EPOCHS, P_EPOCHS_COARSE) = range(14)
-N_P = 14
+ P_INSN_COARSE, P_FOLLOW, P_REC_BASE, P_QCAP, P_FCAP, P_EPOCHS, P_EPOCHS_COARSE,
+ P_PAIRED) = range(15)
+N_P = 15
 
 STAT_NAMES = ("loads", "groups", "groups_truncated", "groups_filtered", "lines_queued",
               "lines_dropped", "lines_sent", "lines_refused", "lines_returned",
@@ -76,6 +77,7 @@ def make_state(cfg, follow: int) -> CFState:
     prm[P_FOLLOW] = follow
     prm[P_QCAP] = cf.queue_entries
     prm[P_FCAP] = cf.filter_entries
+    prm[P_PAIRED] = int(cf.pairing == "paired")
     role = np.full(n, 1, np.int64)
     mode = np.ones(n, np.int64)
     if cf.dueling:

@@ -131,9 +131,10 @@ class ILPState(NamedTuple):
     """The engine's ``CoreState.cta`` (read-only view: a warp's CTA id)."""
 
 
-def pc_table(program: Any, tables: Any) -> np.ndarray:
+def pc_table(program: Any, tables: Any, stages: int = 0) -> np.ndarray:
     """``pct[pc, T_*]`` from the kernel's program (opcodes, branch targets and guards) and the
-    static tables (memory kind, branch flag, scoreboard destinations)."""
+    static tables (memory kind, branch flag, scoreboard destinations); ``stages``: the
+    ``pipelines.register_stage_cycles`` the tables' latencies include (not the unit's own)."""
     n = tables.pc_info.shape[0]
     pct = np.zeros((max(1, n), N_T), np.int64)
     pct[:, T_DST] = -1
@@ -156,7 +157,7 @@ def pc_table(program: Any, tables: Any) -> np.ndarray:
         elif mk != MK_NONE:
             pct[pc, T_CLASS] = C_STORE if op in ("st", "red") else C_LOAD
         elif (int(tables.pc_info[pc, F_PC_UNIT]) != UNIT_SFU
-              and int(tables.pc_info[pc, F_PC_LATENCY]) >= 2):
+              and int(tables.pc_info[pc, F_PC_LATENCY]) - stages >= 2):
             pct[pc, T_BYPASS] = 1
         d = tables.pc_sbdst[pc]
         if d.size and d[0] >= 0:
@@ -188,7 +189,8 @@ def make_state(cfg: Any, info: Any, counters: np.ndarray, core_warp: np.ndarray,
     iss = np.zeros((n_sms, cfg.sm.n_schedulers, N_I), np.int64)
     iss[:, :, I_LAST] = -1
     return ILPState(
-        prm=prm, sm_ilp=sm_ilp, pct=pc_table(info.program, tables),
+        prm=prm, sm_ilp=sm_ilp,
+        pct=pc_table(info.program, tables, cfg.pipelines.register_stage_cycles),
         sbsrc=np.ascontiguousarray(tables.pc_sbsrc, np.int32),
         rc=np.zeros((1, N_R), np.int64), ws=ws, sb=sb,
         pht=np.ones((n_sms, 1 << il.gshare_history_bits), np.int64), cnt=counters,
