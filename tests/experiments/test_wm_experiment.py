@@ -102,9 +102,11 @@ def test_simd_widths_stretch_the_alu_pipelines(tmp_path):
 
     run_experiment((BenchSel("a", "tiny"),), tmp_path, runner=spy)
     # SIMD 8 / 16: a warp instruction holds a pipeline 32 / NumSP = 4 / 2 times longer; the
-    # gtx480 preset's per-operation intervals (fp32 1,2,1,1,4; int32 1,2,2,1,8,4) scale too
+    # gtx480 preset's per-operation intervals (fp32 1,2,1,1,4; int32 1,2,2,1,8,4) scale too,
+    # and the preset's alu1 untabled instructions (fixed initiation 1) take ADD's entry instead
     for f in (4, 2):
-        want = {"sm.sched_policy=lrr", f"pipelines.fp32.initiation_interval_cycles={f}",
+        want = {"sm.sched_policy=lrr", "pipelines.other_ops=add",
+                f"pipelines.fp32.initiation_interval_cycles={f}",
                 f"pipelines.int32.initiation_interval_cycles={f}",
                 "pipelines.fp32.op_initiation_interval_cycles=[{}]".format(
                     ",".join(str(v * f) for v in (1, 2, 1, 1, 4))),
@@ -113,8 +115,13 @@ def test_simd_widths_stretch_the_alu_pipelines(tmp_path):
         assert sum(set(e) == want for e in seen) == 2      # base and dueling
     # and the timing model's tables take them: an fp32 add now holds its unit 4 cycles
     from warpsim.arch import resolve_config
-    from warpsim.arch.policies import LatencyOp
+    from warpsim.arch.policies import LatencyOp, OtherOps
 
     cfg = resolve_config("gtx480", overrides=list(simd_overrides(4)))
     assert cfg.pipelines.fp32.initiation_of(LatencyOp.ADD) == 4
     assert cfg.pipelines.int32.initiation_of(LatencyOp.DIV) == 32
+    # an untabled instruction (and, mov, setp, ...) takes its type's ADD entry: 4 cycles too
+    assert cfg.pipelines.other_ops is OtherOps.ADD
+    assert cfg.pipelines.int32.initiation_of(LatencyOp.ADD) == 4
+    # a config that already uses ``add`` (c2050: GTX480_3X's pipelines) gets no extra override
+    assert not any(o.startswith("pipelines.other_ops") for o in simd_overrides(4, "c2050"))

@@ -49,8 +49,13 @@ SIMD_WIDTHS = {"simd8": 4, "simd16": 2}
 def simd_overrides(factor: int, config: str = "gtx480") -> tuple[str, ...]:
     """Overrides that hold the fp32 and int32 pipelines ``factor`` times longer per warp
     instruction: their initiation interval and every per-operation one (which take precedence
-    over the pipeline's own in ``timing/static.py``)."""
+    over the pipeline's own in ``timing/static.py``). On a config with ``pipelines.other_ops``
+    ``alu1`` (gtx480 since README §7.9) the untabled instructions (logic, ``mov``, ``setp``,
+    branches, ...) have a fixed latency and initiation of 1 that no table scales, so the study
+    runs them with ``other_ops=add`` (their type's ADD entry, which the intervals above scale):
+    every ALU instruction of the narrower SIMD then holds its unit ``factor`` times longer."""
     from warpsim.arch import resolve_config
+    from warpsim.arch.policies import OtherOps
 
     pipes = resolve_config(config).pipelines
     out: list[str] = []
@@ -61,6 +66,8 @@ def simd_overrides(factor: int, config: str = "gtx480") -> tuple[str, ...]:
         if p.op_initiation_interval_cycles:
             ops = ",".join(str(v * factor) for v in p.op_initiation_interval_cycles)
             out.append(f"pipelines.{name}.op_initiation_interval_cycles=[{ops}]")
+    if pipes.other_ops is OtherOps.ALU1:
+        out.append("pipelines.other_ops=add")
     return tuple(out)
 
 
