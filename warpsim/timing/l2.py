@@ -31,7 +31,7 @@ line is smaller (gtx285: 64 B).
 
 from __future__ import annotations
 
-from warpsim._jit import jit
+from warpsim._jit import jit, jit_inline
 from warpsim.stats import (
     C_L2_TOTAL_CACHE_ACCESSES,
     C_L2_TOTAL_CACHE_MISSES,
@@ -297,6 +297,27 @@ def group_units(ca, c: int, info: int) -> int:
     return n * _line_units(ca, c, 0, lbytes)
 
 
+@jit_inline
+def _read_outcome(ca, rq, sl_s, act, counters, c: int, s: int, sm: int, status: int,
+                  victim: int, vbytes: int, fetch_addr: int, sh: int, req_addr: int,
+                  req_info: int, cycle: int) -> None:
+    """A slice's read looked up (not refused): a hit replies ``req_addr``/``req_info`` the
+    next cycle, a miss fetches the sector of ``2**sh`` bytes at ``fetch_addr`` from DRAM and
+    writes back its victim's ``vbytes``; a hit on a reserved line waits for that fill."""
+    counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
+    if status == R_HIT:
+        _rq_push(rq, sl_s, act, s, req_addr, req_info, cycle + 1)
+    elif status == R_HIT_RESERVED:
+        counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
+    elif status == R_MISS:
+        counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+        act[A_MSHR] += 1
+        _to_dram(ca, act, c, fetch_addr, pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0),
+                 cycle + 1)
+        if victim >= 0:
+            _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+
+
 @jit
 def _access_group(p, ca, rop, rq, sl_s, act, counters, s: int, i: int, addr: int, info: int,
                   cycle: int) -> bool:
@@ -346,18 +367,8 @@ def _access_group(p, ca, rop, rq, sl_s, act, counters, s: int, i: int, addr: int
             counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
             moved = True
             break
-        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
-        if status == R_HIT:
-            _rq_push(rq, sl_s, act, s, req_addr, req_info, cycle + 1)
-        elif status == R_HIT_RESERVED:
-            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
-        elif status == R_MISS:
-            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
-            act[A_MSHR] += 1
-            _to_dram(ca, act, c, (line << shift) + (k_sec << sh),
-                     pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0), cycle + 1)
-            if victim >= 0:
-                _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+        _read_outcome(ca, rq, sl_s, act, counters, c, s, sm, status, victim, vbytes,
+                      (line << shift) + (k_sec << sh), sh, req_addr, req_info, cycle)
         j += 1
         moved = True
         if sectored:
@@ -433,23 +444,13 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
         if status == R_RESERVATION_FAIL:
             counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
             return True  # a counter changed: report progress (see memsys.tick_memsys)
-        counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
-        if status == R_HIT:
-            if pt == PK_ATOMIC:
-                if sectored:
-                    sec_write(ca, c, line, k_sec, WP_WRITE_BACK)
-                else:
-                    cache_write(ca, c, line, WP_WRITE_BACK, info)
-            _rq_push(rq, sl_s, act, s, req_addr, req_info, cycle + 1)
-        elif status == R_HIT_RESERVED:
-            counters[sm, C_L2_TOTAL_CACHE_PENDING_HITS] += 1
-        elif status == R_MISS:
-            counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
-            act[A_MSHR] += 1
-            _to_dram(ca, act, c, (line << shift) + (k_sec << sh),
-                     pack_info(sm, PK_READ, SRC_NONE, 1 << sh, 0), cycle + 1)
-            if victim >= 0:
-                _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
+        if status == R_HIT and pt == PK_ATOMIC:
+            if sectored:
+                sec_write(ca, c, line, k_sec, WP_WRITE_BACK)
+            else:
+                cache_write(ca, c, line, WP_WRITE_BACK, info)
+        _read_outcome(ca, rq, sl_s, act, counters, c, s, sm, status, victim, vbytes,
+                      (line << shift) + (k_sec << sh), sh, req_addr, req_info, cycle)
     if sl_s[s, X_ROP_SEC] + 1 < n:
         sl_s[s, X_ROP_SEC] += 1
         return True
