@@ -24,7 +24,8 @@ def _tail_sum(a, i):  # pragma: no cover - jit
 def _llvm(dispatcher, *args) -> str:
     """LLVM IR of ``dispatcher``'s function compiled afresh with its options (code loaded from
     numba's on-disk cache cannot be inspected)."""
-    fresh = njit(**dispatcher.targetoptions)(dispatcher.py_func)
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}  # njit's
+    fresh = njit(**options)(dispatcher.py_func)
     fresh(*args)
     return "\n".join(fresh.inspect_llvm().values())
 
