@@ -71,7 +71,8 @@ class CoarseFetchConfig(ConfigBase):
         if self.pairing not in PAIRINGS:
             self._fail("pairing", "paired or separate")
         if self.pairing == "paired":
-            for name, default in (("queue_entries", 32), ("filter_entries", 8)):
+            for name in ("queue_entries", "filter_entries"):
+                default = type(self).__dataclass_fields__[name].default
                 if getattr(self, name) != default:
                     self._fail(name, f"{default} with pairing=paired (the neighbour queue and "
                                "filter of the separate path)",

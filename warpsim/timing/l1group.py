@@ -54,7 +54,7 @@ from warpsim.timing.memconsts import (
 )
 from warpsim.timing.memstate import pack_info
 
-__all__ = ["MAX_GROUP_LINES", "group_miss"]
+__all__ = ["MAX_GROUP_LINES", "group_miss", "l1_push", "l1_writeback"]
 
 MAX_GROUP_LINES = 16
 """Most lines in one fetch group (the ``PK_GROUP`` packet's line mask is 16 bits)."""
@@ -68,9 +68,16 @@ def _add(pend, sm_s, sm: int, counter: int, n: int) -> None:
 
 
 @jit
-def _push(ca, act, c: int, addr: int, info: int, ready: int) -> None:
+def l1_push(ca, act, c: int, addr: int, info: int, ready: int) -> None:
+    """Queue a request in L1 cache ``c``'s miss queue (for the interconnect from ``ready``)."""
     mq_push(ca, c, addr, info, ready)
     act[A_L1_MQ] += 1
+
+
+@jit
+def l1_writeback(ca, act, c: int, sm: int, line: int, shift: int, ready: int) -> None:
+    """Queue the write-back of the dirty ``line`` that L1 cache ``c`` of SM ``sm`` evicted."""
+    l1_push(ca, act, c, line << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0), ready)
 
 
 @jit
@@ -93,7 +100,7 @@ def _emit(ca, act, c: int, sm: int, base: int, mask: int, d: int, shift: int,
     else:
         lead = d - k0 if (mask >> d) & 1 else 0
         info = pack_info(sm, PK_GROUP, L1_D, n << shift, rel) | (lead << 56)
-    _push(ca, act, c, (base + k0) << shift, info, ready)
+    l1_push(ca, act, c, (base + k0) << shift, info, ready)
     return 1 if n > 1 else 0
 
 
@@ -131,8 +138,7 @@ def group_miss(p, ca, pend, sm_s, act, sm: int, c: int, line: int, shift: int, g
         added += 1
         act[A_MSHR] += 1
         if victim >= 0:
-            _push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
-                  ready)
+            l1_writeback(ca, act, c, sm, victim, shift, ready)
     group_pk = 0
     left = fetch
     first = d                                   # the demand line's slice goes first

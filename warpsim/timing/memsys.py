@@ -60,13 +60,12 @@ from warpsim.timing.cache import (
     cache_read,
     cache_write,
     mq_free,
-    mq_push,
     mshr_find,
     mshr_free,
 )
 from warpsim.timing.dram import dram_next_event, tick_dram
 from warpsim.timing.icnt import icnt_next_event, tick_icnt
-from warpsim.timing.l1group import MAX_GROUP_LINES, group_miss
+from warpsim.timing.l1group import MAX_GROUP_LINES, group_miss, l1_push, l1_writeback
 from warpsim.timing.l2 import l2_next_event, tick_l2
 from warpsim.timing.memconsts import (
     A_BYPASS,
@@ -209,12 +208,6 @@ def _fq_push(fq, sm_s, act, sm: int, token: int, ready: int) -> None:
 
 
 @jit
-def _l1_push(ca, act, c: int, addr: int, info: int, ready: int) -> None:
-    mq_push(ca, c, addr, info, ready)
-    act[A_L1_MQ] += 1
-
-
-@jit
 def _fault(fault, code: int, sm: int, kind: int, addr: int) -> int:
     if fault[0] == 0:
         fault[0] = code
@@ -243,7 +236,7 @@ def _bypass(ca, byp_token, sm_s, pend, act, sm: int, line_addr: int, n_sectors: 
     act[A_BYPASS] += 1
     pt = PK_ATOMIC if kind == MEM_ATOMIC else PK_READ
     info = pack_info(sm, pt, SRC_BYPASS, n_sectors * SECTOR_BYTES, slot)
-    _l1_push(ca, act, c, line_addr, info, cycle)
+    l1_push(ca, act, c, line_addr, info, cycle)
     return 1
 
 
@@ -283,14 +276,12 @@ def _load(p, ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, t
         act[A_MSHR] += 1
         if group > 1:
             if victim >= 0:
-                _l1_push(ca, act, c, victim << shift,
-                         pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0), ready)
+                l1_writeback(ca, act, c, sm, victim, shift, ready)
             group_miss(p, ca, pend, sm_s, act, sm, c, line, shift, group, ready)
             return 1
-        _l1_push(ca, act, c, line << shift, pack_info(sm, PK_READ, lk, 1 << shift, 0), ready)
+        l1_push(ca, act, c, line << shift, pack_info(sm, PK_READ, lk, 1 << shift, 0), ready)
         if victim >= 0:
-            _l1_push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
-                     ready)
+            l1_writeback(ca, act, c, sm, victim, shift, ready)
     return 1
 
 
@@ -308,11 +299,10 @@ def _store(ca, hq, hq_hc, sm_s, pend, act, sm: int, line_addr: int, n_sectors: i
     hit, fwd, victim = cache_write(ca, c, line_addr >> shift, policy, -2)
     ready = cycle + ca.geo[c, G_HIT_LATENCY]
     if fwd:
-        _l1_push(ca, act, c, line_addr,
+        l1_push(ca, act, c, line_addr,
                  pack_info(sm, PK_WRITE, SRC_NONE, n_sectors * SECTOR_BYTES, 0), ready)
     if victim >= 0:
-        _l1_push(ca, act, c, victim << shift, pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0),
-                 ready)
+        l1_writeback(ca, act, c, sm, victim, shift, ready)
     if token >= 0:
         _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
     _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_ACCESSES)
@@ -406,8 +396,7 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
             if victim == -2:
                 return False
             if victim >= 0:
-                _l1_push(ca, act, c, victim << shift,
-                         pack_info(sm, PK_WRITE, SRC_NONE, 1 << shift, 0), cycle)
+                l1_writeback(ca, act, c, sm, victim, shift, cycle)
             for k in range(n):
                 token = ca.mshr_req[c, m, k]
                 if token >= 0:
