@@ -11,8 +11,10 @@ of docs/memory-model.md with a reply of 8 + 32 bytes (2 flits of 32 B) instead o
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from warpsim.arch import GTX480_3X, QV100, apply_overrides
+from warpsim.errors import ConfigError
 from warpsim.functional.trace import mem_lines
 from warpsim.stats import export, make_counts
 from warpsim.timing import memsys
@@ -153,3 +155,14 @@ def test_strided_loads_send_one_l2_request_per_line():
     assert st["L1D_total_cache_accesses"] == 64 + 8
     assert st["L1D_total_cache_misses"] == 64 + 8
     assert st["icnt_flits_to_sm"] == 64 * -(-(MEM_CTRL_BYTES + 32) // QV100.icnt.flit_bytes)
+
+
+def test_impossible_sectored_l1d_configurations_are_refused():
+    for bad, field in (({"l1d.sector_bytes": 64}, "l1d.sector_bytes"),
+                       ({"l1d.sector_bytes": 32, "l1d.alloc_policy": "on_fill"},
+                        "l1d.alloc_policy"),
+                       ({"l1d.sector_bytes": 32, "l1d.line_bytes": 64, "l1d.size_bytes": 8192},
+                        "l1d.line_bytes")):
+        with pytest.raises(ConfigError) as info:
+            apply_overrides(GTX480_3X, bad)
+        assert info.value.field == field

@@ -126,8 +126,9 @@ class L1DConfig(CacheConfig):
         if self.is_sectored and self.line_bytes != 128:
             self._fail("line_bytes", "128 for a sectored L1D (sector_bytes < line_bytes: the "
                        "trace's 128 B lines and their 32 B sectors)")
-        if self.is_sectored and self.alloc_policy != AllocPolicy.ON_MISS:
-            self._fail("alloc_policy", "on_miss for a sectored L1D (sector_bytes < line_bytes; "
+        if self.is_sectored and self.alloc_policy == AllocPolicy.ON_FILL:
+            self._fail("alloc_policy", "on_miss or streaming (allocated on the miss, as the "
+                       "unsectored L1D treats it) for a sectored L1D (sector_bytes < line_bytes; "
                        "allocate-on-fill sector caches are not modelled)")
 
 
