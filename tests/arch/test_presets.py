@@ -174,8 +174,8 @@ def test_qv100_matches_accelsim_config():
     assert q.pipelines.int32.op_latency_cycles == (4, 13, 4, 5, 145, 21)
     assert q.pipelines.sfu.latency_cycles == 100 and q.pipelines.sfu.initiation_interval_cycles == 8
     assert q.pipelines.tensor.latency_cycles == 64 and q.pipelines.tensor.n_units == 4
-    # S:4:128:64; the 32 B sectors are not modelled (arch.refused): lines are filled whole
-    assert q.l1d.n_sets == 4 and q.l1d.ways == 64 and q.l1d.sector_bytes == 128
+    # S:4:128:64: sectored, 32 B sectors (timing/l1sector.py)
+    assert q.l1d.n_sets == 4 and q.l1d.ways == 64 and q.l1d.sector_bytes == 32
     assert q.l1d.hit_latency_cycles == 20 and q.shmem.latency_cycles == 20
     assert q.shmem.size_bytes == 98304
     assert q.l2.size_bytes == 96 * KB and q.n_l2_slices == 64 and q.l2_total_bytes == 6 * MB

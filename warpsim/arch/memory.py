@@ -53,8 +53,9 @@ class CacheConfig(ConfigBase):
     ways: int = 4
     """Associativity."""
     sector_bytes: int = 128
-    """Fill/valid granularity (32 for GPGPU-Sim's ``S`` caches). Not modelled: must equal
-    line_bytes (lines are filled whole; ``warpsim.arch.refused``)."""
+    """Fill/valid granularity (32 for GPGPU-Sim's ``S`` caches): per-sector valid bits and
+    fills in the L1D (timing/l1sector.py) and the L2 (timing/sector.py); the L1C and L1T
+    must equal line_bytes (lines filled whole; ``warpsim.arch.refused``)."""
     replacement: ReplacementPolicy = ReplacementPolicy.LRU
     """Replacement policy (spec letter L = LRU, F = FIFO)."""
     write_policy: WritePolicy = WritePolicy.LOCAL_WB_GLOBAL_WT
@@ -119,6 +120,16 @@ class L1DConfig(CacheConfig):
     def _check(self) -> None:
         CacheConfig._check(self)
         self._at_least("unified_l1d_shmem_bytes", 0)
+        if self.sector_bytes not in (32, self.line_bytes):
+            self._fail("sector_bytes", f"32 (sectored, GPGPU-Sim 4.x S caches) or line_bytes = "
+                       f"{self.line_bytes} (unsectored)")
+        if self.is_sectored and self.line_bytes != 128:
+            self._fail("line_bytes", "128 for a sectored L1D (sector_bytes < line_bytes: the "
+                       "trace's 128 B lines and their 32 B sectors)")
+        if self.is_sectored and self.alloc_policy == AllocPolicy.ON_FILL:
+            self._fail("alloc_policy", "on_miss or streaming (allocated on the miss, as the "
+                       "unsectored L1D treats it) for a sectored L1D (sector_bytes < line_bytes; "
+                       "allocate-on-fill sector caches are not modelled)")
 
 
 @_CFG

@@ -289,7 +289,7 @@ QV100 = replace(
     pipelines=replace(_VOLTA.pipelines, ldst=PipeConfig(
         n_units=1, n_id_oc_slots=4, n_oc_ex_slots=1, latency_cycles=1,
         initiation_interval_cycles=1), other_ops=OtherOps.ALU1),
-    l1d=replace(_VOLTA.l1d, mshr_entries=512),
+    l1d=replace(_VOLTA.l1d, mshr_entries=512, sector_bytes=32),
     l1c=replace(_VOLTA.l1c, size_bytes=65536, ways=8, n_mshr_max_merge=64),
     l1t=replace(_VOLTA.l1t, size_bytes=131072, ways=256, mshr_entries=512, n_mshr_max_merge=8),
     shmem=replace(_VOLTA.shmem, cta_limit_bytes=65536),
@@ -318,10 +318,12 @@ GPGPU-Sim 4.2's latency 1 on the INT units (``pipelines.other_ops`` ``alu1``; RE
 1``), 64 KB shared memory per CTA (``-gpgpu_shmem_per_block``), constant cache
 ``N:128:64:8`` and texture cache ``N:4:128:256``. ``warpsim exec --config qv100
 --gpgpusim-config .../SM7_QV100/gpgpusim.config`` gives the same configuration.
+The L1D is sectored (``l1d.sector_bytes`` 32, ``S:4:128:64``: a miss fetches only its
+missing 32 B sectors, timing/l1sector.py; README §8.3).
 [A]: the L2 IPOLY set index, HBM2 timing. Not modelled, so left at the values warpsim
-simulates (``warpsim.arch.refused``): the L1D's 32 B sectors (L1 lines are filled whole), its
-4 data banks and the unified L1D/shared array (sizes used as given: GPGPU-Sim 4.2 gives the
-L1D the 128 KB array minus the kernel's shared-memory carve-out, ``-gpgpu_adaptive_cache_config``).
+simulates (``warpsim.arch.refused``): the L1D's 4 data banks and the unified L1D/shared
+array (sizes used as given: GPGPU-Sim 4.2 gives the L1D the 128 KB array minus the kernel's
+shared-memory carve-out, ``-gpgpu_adaptive_cache_config``).
 """
 
 A100 = replace(

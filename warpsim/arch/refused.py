@@ -52,7 +52,7 @@ REFUSED: tuple[Refusal, ...] = (
     *(Refusal(f"{cache}.sector_bytes", _sibling("line_bytes"), f"{cache}.line_bytes",
               "sectored caches are not modelled: lines are filled and kept valid whole "
               "- docs/memory-model.md")
-      for cache in ("l1d", "l1c", "l1t")),
+      for cache in ("l1c", "l1t")),
     *(Refusal(f"{cache}.n_banks", _const(1), "",
               "no cache data-array bank conflicts are modelled")
       for cache in ("l1d", "l1c", "l1t", "l2")),

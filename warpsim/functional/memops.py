@@ -229,6 +229,7 @@ def trace_access(bs: Any, space: str, tidx: np.ndarray, addr: np.ndarray, off: i
     nlin = np.zeros(nw, np.uint8)
     bank = np.zeros(nw, np.uint8)
     lines = np.zeros(0, np.uint64)
+    lsec = np.zeros(0, np.uint8)
     codes = {p.space for p in parts}
     if codes == {MemSpace.SHARED}:
         rel = a if space == "shared" else a - np.uint64(SHARED_WINDOW)
@@ -251,11 +252,13 @@ def trace_access(bs: Any, space: str, tidx: np.ndarray, addr: np.ndarray, off: i
         buf = np.empty(a.size, np.uint64)
         s = np.zeros(nw, np.int64)
         ln = np.zeros(nw, np.int64)
-        k = mem_lines(a, seg, 32, 128, s, ln, buf)
+        lsec = np.empty(a.size, np.uint8)
+        k = mem_lines(a, seg, 32, 128, s, ln, buf, lsec)
         nsec = s.astype(np.uint8)
         nlin = ln.astype(np.uint8)
         lines = buf[:k]
-    bs.tracer.memory(bs.tracer.n_rec, nsec, nlin, bank, lines)
+        lsec = lsec[:k]
+    bs.tracer.memory(bs.tracer.n_rec, nsec, nlin, bank, lines, lsec)
 
 
 def convert_loaded(vals: np.ndarray, size: int, signed: bool, is_float: bool,

@@ -230,9 +230,10 @@ def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:
     s = np.zeros(nw, np.int64)
     ln = np.zeros(nw, np.int64)
     buf = np.empty(addrs.size, np.uint64)
-    k = mem_lines(addrs, seg, 32, 128, s, ln, buf)
+    lsec = np.empty(addrs.size, np.uint8)
+    k = mem_lines(addrs, seg, 32, 128, s, ln, buf, lsec)
     bs.tracer.memory(bs.tracer.n_rec, s.astype(np.uint8), ln.astype(np.uint8),
-                     np.zeros(nw, np.uint8), buf[:k])
+                     np.zeros(nw, np.uint8), buf[:k], lsec[:k])
 
 
 _DIMS = {"1d": 1, "2d": 2, "3d": 3, "a1d": 1, "a2d": 2, "cube": 3, "acube": 3}

@@ -236,9 +236,11 @@ def _bdi_code(dmin, dmax, emin, emax):  # pragma: no cover - jit
 
 
 @jit
-def mem_lines(addr, seg, sector_bytes, line_bytes, nsec, nlin, lines):  # pragma: no cover
+def mem_lines(addr, seg, sector_bytes, line_bytes, nsec, nlin, lines,
+              lsec):  # pragma: no cover
     """Distinct sectors and lines per warp of the accesses ``addr[seg[w]:seg[w+1]]``; the
-    distinct line addresses go to ``lines`` (sorted per warp). Returns the number written."""
+    distinct line addresses go to ``lines`` (sorted per warp), the sectors each touches to
+    ``lsec`` (bit i = sector i of the line). Returns the number written."""
     nw = seg.shape[0] - 1
     longest = 64  # a warp's accesses: one per lane, more for a wmma tile (functional/wmma.py)
     for w in range(nw):
@@ -267,9 +269,11 @@ def mem_lines(addr, seg, sector_bytes, line_bytes, nsec, nlin, lines):  # pragma
                 ln = tmp[i] // per
                 if nl == 0 or ln != prev_l:
                     lines[out] = ln * np.uint64(line_bytes)
+                    lsec[out] = 0
                     out += 1
                     nl += 1
                     prev_l = ln
+                lsec[out - 1] |= np.uint8(1 << int(tmp[i] - ln * per))
         nsec[w] = ns
         nlin[w] = nl
     return out
@@ -437,6 +441,10 @@ class TraceChunk:
     ``n_lines``."""
     lines: np.ndarray
     """Byte address of each touched 128 B line (uint64)."""
+    line_sectors: np.ndarray | None = None
+    """Per entry of ``lines``: the 32 B sectors of the line touched (uint8, bit i = sector
+    i); None in traces built without it (a sectored L1D then takes the line's first
+    sectors)."""
 
     @property
     def n_warps(self) -> int:
@@ -518,6 +526,7 @@ class TraceBuilder:
         self.n_rec = 0
         self.mem: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
         self.lines: list[np.ndarray] = []
+        self.lsecs: list[np.ndarray] = []
         self.sigs: list[np.ndarray] = []
         self.bdis: list[np.ndarray] = []
         self.unis: list[np.ndarray] = []
@@ -540,11 +549,14 @@ class TraceBuilder:
         self.unis.append(uni.reshape(-1))
 
     def memory(self, start: int, nsec: np.ndarray, nlin: np.ndarray, bank: np.ndarray,
-               lines: np.ndarray) -> None:
-        """Memory annotations of the records starting at ``start``."""
+               lines: np.ndarray, lsec: np.ndarray | None = None) -> None:
+        """Memory annotations of the records starting at ``start`` (``lsec``: the sector mask
+        of each line, ``TraceChunk.line_sectors``; None: not known, 0)."""
         self.mem.append((start, nsec, nlin, bank))
         if lines.size:
             self.lines.append(lines)
+            self.lsecs.append(np.zeros(lines.size, np.uint8) if lsec is None
+                              else lsec.astype(np.uint8, copy=False))
 
     def finish(self, batch: int, warp_cta: np.ndarray, warp_in_cta: np.ndarray) -> TraceChunk:
         """Regroup everything per warp (stable by warp id) into a ``TraceChunk``."""
@@ -569,6 +581,7 @@ class TraceBuilder:
         bdi = np.concatenate(self.bdis) if self.bdis else np.zeros(0, np.uint8)
         uni = np.concatenate(self.unis) if self.unis else np.zeros(0, np.uint8)
         lines = np.concatenate(self.lines) if self.lines else np.zeros(0, np.uint64)
+        lsec = np.concatenate(self.lsecs) if self.lsecs else np.zeros(0, np.uint8)
         pc, vstart, lstart = _expand_steps(np.asarray(self.pcs, np.int64),
                                            np.asarray(self.counts, np.int64), self.n_values,
                                            nlin)
@@ -578,7 +591,7 @@ class TraceBuilder:
             batch=batch, warp_cta=warp_cta, warp_in_cta=warp_in_cta, offsets=offsets,
             order=order, warp=keys, pc=pc, mask=mask, exec_mask=exe, n_sectors=nsec,
             n_lines=nlin, bank_conflict=bank, val_start=vstart, sig=sig, bdi=bdi, uniform=uni,
-            line_start=lstart, lines=lines)
+            line_start=lstart, lines=lines, line_sectors=lsec)
 
 
 def empty_values(nw: int, k: int) -> tuple[Any, Any, Any]:

@@ -79,4 +79,5 @@ def slice_ctas(chunk: TraceChunk, lo: int, hi: int) -> TraceChunk | None:
         sig=chunk.sig[vals], bdi=chunk.bdi[vals], uniform=chunk.uniform[vals],
         line_start=np.concatenate([[0], np.cumsum(n_lines)[:-1]]).astype(np.int64)
         if rec.size else np.zeros(0, np.int64),
-        lines=chunk.lines[lines])
+        lines=chunk.lines[lines],
+        line_sectors=None if chunk.line_sectors is None else chunk.line_sectors[lines])

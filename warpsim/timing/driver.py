@@ -42,6 +42,7 @@ from warpsim.timing.fields import (
     F_WARP_CTA,
     F_WARP_VALID,
 )
+from warpsim.timing.l1sector import engine_lines
 from warpsim.timing.params import BRANCH_BUBBLE_CYCLES, engine_params
 from warpsim.timing.progress import compile_notice
 from warpsim.timing.records import pack_records
@@ -406,7 +407,8 @@ class TimingSimulator:
                 raise InternalError(f"{self.mechanism.name}.record_columns returned shape "
                                     f"{mech.shape}, expected ({n_rec}, "
                                     f"{self.mechanism.n_record_columns})")
-        lw.chunks.append(_Chunk(first, k, rec, chunk.lines.astype(np.int64), mech))
+        lw.chunks.append(_Chunk(first, k, rec, engine_lines(chunk.lines, chunk.line_sectors),
+                                 mech))
         lw.chunk_recs.append(lw.rec_total)
         lw.rec_total += n_rec
         return first + k

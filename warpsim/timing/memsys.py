@@ -33,8 +33,9 @@ fills at most one returned line per cycle; [A] requests that skip the L1 use one
 ``l1d.mshr_entries`` bypass slots and the L1D miss queue; [A] a store with a token completes
 after the L1 hit latency (posted write).
 Deviations: L1 lines smaller than the trace's 128 B line are accessed as the one line holding
-the first byte; the L1s are not sectored (a line is filled once replies for all its bytes
-arrived: one reply, or one per sector from a sectored L2).
+the first byte; the L1C and L1T are not sectored (a line is filled once replies for all its
+bytes arrived: one reply, or one per sector from a sectored L2); a sectored L1D
+(``l1d.sector_bytes`` 32) is ``l1sector.py``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ from warpsim.timing.cache import (
 from warpsim.timing.dram import dram_next_event, tick_dram
 from warpsim.timing.icnt import icnt_next_event, tick_icnt
 from warpsim.timing.l1group import MAX_GROUP_LINES, group_miss, l1_push, l1_writeback
+from warpsim.timing.l1sector import l1d_sectored, l1s_fill, l1s_load, l1s_store, split_line
 from warpsim.timing.l2 import l2_next_event, tick_l2
 from warpsim.timing.memconsts import (
     A_BYPASS,
@@ -313,10 +315,27 @@ def _store(ca, hq, hq_hc, sm_s, pend, act, sm: int, line_addr: int, n_sectors: i
 
 
 @jit
+def _sectored(ca, hq, hq_hc, byp_token, sm_s, pend, act, sm: int, line_addr: int,
+              smask: int, kind: int, token: int, cycle: int) -> int:
+    """A load or store through a sectored L1D (``l1sector.py``)."""
+    if token >= 0 and hq_hc[sm, L1_D, RB_COUNT] >= hq.shape[2]:
+        return 0
+    ready = cycle + ca.geo[sm * N_L1_KINDS + L1_D, G_HIT_LATENCY]
+    if kind == MEM_LD_GLOBAL or kind == MEM_LD_LOCAL:
+        r = l1s_load(ca, byp_token, sm_s, pend, act, sm, line_addr, smask, token, ready)
+    else:
+        r = 2 * l1s_store(ca, sm_s, pend, act, sm, line_addr, smask, kind, ready)
+    if r == 2 and token >= 0:
+        _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
+    return 1 if r > 0 else 0
+
+
+@jit
 def mem_access(ms, sm: int, line_addr: int, n_sectors: int, kind: int, token: int,
                cycle: int) -> int:
     """Offer one 128 B line of a warp memory instruction; 1 = accepted, 0 = refused this cycle
-    (L1 port taken, no MSHR / merge slot / way / miss-queue entry). Bad arguments are accepted
+    (L1 port taken, no MSHR / merge slot / way / miss-queue entry). Bits 0-3 of ``line_addr``
+    may name the sectors it touches (``l1sector.split_line``). Bad arguments are accepted
     and recorded in ``ms.fault``."""
     if sm < 0 or sm >= ms.p[P_N_SMS]:
         return _fault(ms.fault, FAULT_BAD_SM, sm, kind, line_addr)
@@ -328,10 +347,14 @@ def mem_access(ms, sm: int, line_addr: int, n_sectors: int, kind: int, token: in
         return _fault(ms.fault, FAULT_NEGATIVE_ADDRESS, sm, kind, line_addr)
     if ms.sm_s[sm, S_PORT_CYCLE] == cycle:
         return 0
+    line_addr, smask = split_line(line_addr, n_sectors)
     ca, hq, hq_hc, sm_s, pend, act = ms.caches, ms.hq, ms.hq_hc, ms.sm_s, ms.pend, ms.act
     if kind == MEM_ATOMIC or (kind == MEM_LD_GLOBAL and ms.p[P_BYPASS_GLOBAL] != 0):
         ok = _bypass(ca, ms.byp_token, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
                      cycle)
+    elif kind != MEM_LD_CONST and kind != MEM_LD_TEX and l1d_sectored(ca, sm):
+        ok = _sectored(ca, hq, hq_hc, ms.byp_token, sm_s, pend, act, sm, line_addr, smask,
+                       kind, token, cycle)
     elif kind == MEM_LD_GLOBAL:
         ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle,
                    sm_s[sm, S_GROUP_LINES])
@@ -376,6 +399,8 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
             byp_token[sm, slot, 0] = -1
             sm_s[sm, S_BYP_USED] -= 1
             act[A_BYPASS] -= 1
+    elif src == L1_D and l1d_sectored(ca, sm):
+        l1s_fill(ca, byp_token, fq, sm_s, act, sm, ej[sm, i, Q_ADDR], info, cycle)
     else:
         c = sm * N_L1_KINDS + src
         shift = ca.geo[c, G_LINE_SHIFT]

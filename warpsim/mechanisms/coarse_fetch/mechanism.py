@@ -61,6 +61,10 @@ class CoarseFetch(Mechanism):
             raise ConfigError("l1d.line_bytes", cfg.l1d.line_bytes,
                               f"{LINE_BYTES} with coarse_fetch (groups of the trace's 128 B "
                               "lines, the dissertation's Table 8 L1)")
+        if cfg.l1d.is_sectored:
+            raise ConfigError("l1d.sector_bytes", cfg.l1d.sector_bytes,
+                              f"{cfg.l1d.line_bytes} with coarse_fetch (the fetch group fills "
+                              "whole lines; a sectored L1D is not modelled with it)")
         if cfg.l1d.bypass_global:
             raise ConfigError("l1d.bypass_global", True,
                               "false with coarse_fetch (global loads must use the L1D)")
