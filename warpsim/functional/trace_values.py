@@ -137,8 +137,12 @@ class ValueRecorder:
                          base: int, end: int, exist: np.ndarray, ex: np.ndarray) -> None:
         """``record`` for one warp (lanes ``wsl``): the same rows, one register at a time, with
         no per-warp index arrays (a lone warp's dispatch pays this per written register)."""
-        self.exist[base:end] = exist[0]
-        self.active[base:end] = ex[0]
+        if end == base + 1:  # item assignments: a third of a one-element slice's cost
+            self.exist[base] = exist[0]
+            self.active[base] = ex[0]
+        else:
+            self.exist[base:end] = exist[0]
+            self.active[base:end] = ex[0]
         rows, kinds = self.rows, self.kinds
         col = base
         for r in val_regs:
@@ -152,7 +156,8 @@ class ValueRecorder:
                 v = arr[wsl].view(np.uint32)
                 rows[col] = v[0::2]
                 rows[col + 1] = v[1::2]
-                kinds[col:col + 2] = _WORD
+                kinds[col] = _WORD
+                kinds[col + 1] = _WORD
                 col += 2
             else:
                 rows[col] = arr[wsl]  # uint32 as is, narrower zero-extended
