@@ -236,6 +236,8 @@ class _Launch(BarrierUnit):
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
         self.n_branches = 0
+        self.n_values: list[int] = prog.n_values.tolist()
+        """Value entries per pc (Python ints, read per traced dispatch)."""
         self.turn = 0
         """Branches the group that was given the turn by a yield may still take before the
         lowest-PC-first rule applies to it again."""
@@ -537,6 +539,8 @@ class _Launch(BarrierUnit):
         vr = self.prog.val_regs[pc]
         if not vr:
             return
-        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[g.ws]
-        self.value_rec.record(self.regs, vr, int(self.prog.n_values[pc]), g,  # type: ignore
-                              exist, ex)
+        exist = g.exist
+        if exist is None:
+            exist = g.exist = (self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig
+                               else self.exist[g.ws])
+        self.value_rec.record(self.regs, vr, self.n_values[pc], g, exist, ex)  # type: ignore
