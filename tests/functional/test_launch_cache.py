@@ -74,7 +74,7 @@ def test_relaunches_of_other_shapes_see_fresh_registers() -> None:
 
 
 def test_large_layouts_are_not_kept_on_the_program(monkeypatch) -> None:
-    import warpsim.functional.executor as ex
+    import warpsim.functional.batch_setup as ex
 
     mem = GlobalMemory()
     image = ModuleImage(parse_ptx(PTX, "shape.ptx"), mem)

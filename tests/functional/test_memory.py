@@ -74,3 +74,19 @@ def test_allocation_table_and_nearest_description() -> None:
 def test_generic_windows_lie_above_the_heap() -> None:
     assert HEAP_BASE < SHARED_WINDOW < LOCAL_WINDOW
     assert HEAP_BASE > 0xFFFF
+
+
+def test_covers_agrees_with_a_scan_of_the_live_allocations() -> None:
+    """``GlobalMemory.covers`` (the narrow-access bounds test) against a brute-force scan."""
+    mem = GlobalMemory()
+    blocks = [mem.alloc(n) for n in (64, 256, 8, 1024, 32)]
+    mem.free(blocks[1])
+    live = [(b, n) for b, n in zip(blocks, (64, 256, 8, 1024, 32), strict=True)
+            if b != blocks[1]]
+    rng = np.random.default_rng(7)
+    lo0, hi0 = min(blocks) - 64, max(blocks) + 2048
+    for _ in range(2000):
+        lo = int(rng.integers(lo0, hi0))
+        end = lo + int(rng.integers(1, 300))
+        want = any(b <= lo and end <= b + n for b, n in live)
+        assert mem.covers(lo, end) == want, (lo, end)

@@ -64,8 +64,8 @@ def test_buffered_entries_match_numpy_and_the_wide_path() -> None:
     narrow = ValueRecorder(_Sink())  # type: ignore[arg-type]
     wide = ValueRecorder(_Sink())  # type: ignore[arg-type]
     order: list[np.ndarray] = []
-    for ws in (np.arange(0, 3), np.array([5, 9, 40]), np.arange(BUFFER_WARPS, n_warps),
-               np.arange(3, 3 + BUFFER_WARPS - 1)):
+    for ws in (np.arange(0, 3), np.array([5, 9, 40]), np.array([7]), np.arange(BUFFER_WARPS,
+               n_warps), np.array([41]), np.arange(3, 3 + BUFFER_WARPS - 1)):  # [7], [41]: lone
         g = _group(ws, masks[ws], live)
         narrow.record(regs, val_regs, k, g, exist[ws], masks[ws])
         wide._annotate_now(regs, val_regs, k, g, exist[ws], masks[ws])
@@ -115,3 +115,38 @@ def test_flush_on_a_full_buffer_keeps_the_order() -> None:
     rec.flush()
     sig, _, _ = rec.tracer.entries()  # type: ignore[attr-defined]
     np.testing.assert_array_equal(sig, np.array(want, np.uint64))
+
+
+def test_a_lone_warp_matches_the_wide_path_for_every_register_width() -> None:
+    """One-warp dispatches (their own path) of 8-, 16-, 32-, 64-bit and predicate registers,
+    with partial masks and a partial warp: the entries of the wide path and numpy signatures
+    of the zero-extended lanes."""
+    rng = np.random.default_rng(5)
+    n = 4 * 32
+    regs = [rng.integers(0, 2**8, n, dtype=np.uint8), rng.integers(0, 2**16, n, dtype=np.uint16),
+            rng.integers(0, 2**32, n, dtype=np.uint32),
+            rng.integers(0, 2**63, n, dtype=np.uint64), rng.random(n) < 0.3]
+    live = np.array([0xFFFFFFFF, 0xFFFFFFFF, 0x0000FFFF, 0xFFFFFFFF], np.uint32)
+    exist = np.array([0xFFFFFFFF, 0xFFFFFFFF, 0x0000FFFF, 0xFFFFFFFF], np.uint32)
+    masks = np.array([0xFFFFFFFF, 0x00F0F0F1, 0x0000FFFF, 0x80000000], np.uint32)
+    narrow = ValueRecorder(_Sink())  # type: ignore[arg-type]
+    wide = ValueRecorder(_Sink())  # type: ignore[arg-type]
+    val_regs, k = (0, 1, 2, 3, 4), 6
+    for w in (0, 1, 2, 3, 1):
+        ws = np.array([w])
+        g = _group(ws, masks[ws], live)
+        narrow.record(regs, val_regs, k, g, exist[ws], masks[ws])
+        wide._annotate_now(regs, val_regs, k, g, exist[ws], masks[ws])
+    narrow.flush()
+    got, want = narrow.tracer.entries(), wide.tracer.entries()  # type: ignore[attr-defined]
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+    e = got[0].reshape(5, k)
+    for i, w in enumerate((0, 1, 2, 3, 1)):
+        lanes = slice(w * 32, (w + 1) * 32)
+        for j in range(3):
+            want_sig = signature(regs[j][lanes].astype(np.uint32).reshape(1, 32))[0]
+            assert e[i, j] == want_sig
+        halves = regs[3][lanes].view(np.uint32)
+        assert e[i, 3] == signature(halves[0::2].reshape(1, 32))[0]
+        assert e[i, 4] == signature(halves[1::2].reshape(1, 32))[0]

@@ -51,12 +51,18 @@ def _bitlen(x: Any, bits: int) -> Any:
 
 
 def _shift(op: str, t: str, bits: int) -> Callable[[Any], tuple[Any, ...]]:
+    """Shift closures. An immediate amount (a numpy scalar, the common ``shl.b64 %rd, %rd, 2``)
+    below the width shifts with one operation; the general path handles per-lane amounts and
+    amounts >= the width (same bits either way)."""
     ut = U_OF[bits]
     w = np.uint32(bits)
     m = np.uint32(bits - 1)
     if op == "shl":
         def f_shl(s: Any) -> tuple[Any, ...]:
             a, n = s
+            if type(n) is not np.ndarray and n < w and type(a) is np.ndarray:
+                r = a << ut(n)
+                return (r if r.dtype == ut else r.astype(ut),)
             r = (a << (n & m).astype(ut)).astype(ut)
             return (np.where(n < w, r, ut(0)),)
         return f_shl
@@ -65,11 +71,16 @@ def _shift(op: str, t: str, bits: int) -> Callable[[Any], tuple[Any, ...]]:
 
         def f_sar(s: Any) -> tuple[Any, ...]:
             a, n = s
+            if type(n) is not np.ndarray and type(a) is np.ndarray and a.dtype == ut:
+                return ((a.view(it) >> it(min(int(n), bits - 1))).view(ut),)
             return ((a.view(it) >> np.minimum(n, m).astype(it)).view(ut),)
         return f_sar
 
     def f_shr(s: Any) -> tuple[Any, ...]:
         a, n = s
+        if type(n) is not np.ndarray and n < w and type(a) is np.ndarray:
+            r = a >> ut(n)
+            return (r if r.dtype == ut else r.astype(ut),)
         r = (a >> (n & m).astype(ut)).astype(ut)
         return (np.where(n < w, r, ut(0)),)
     return f_shr

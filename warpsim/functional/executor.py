@@ -38,6 +38,7 @@ import numpy as np
 
 from warpsim.errors import DeviceTrapError, LaunchError
 from warpsim.functional.barriers import BarrierUnit
+from warpsim.functional.batch_setup import setup_batch
 from warpsim.functional.grid_sync import HINT as GRID_SYNC_HINT
 from warpsim.functional.grid_sync import grid_workspace
 from warpsim.functional.loader import Kind
@@ -60,9 +61,6 @@ per-dispatch Python overhead (measured here: 8 Ki 0.5x, 16 Ki 0.7x, 32 Ki 1x, 64
 
 BATCH_MEMORY_BYTES = 1 << 29
 """Upper bound on a batch's register file plus local memory (fewer CTAs per batch above it)."""
-CACHED_LAYOUT_BYTES = 1 << 22
-"""Batch layouts whose register file is at most this large stay on the ``Program`` between
-launches (``Program.launch_cache``); larger ones are rebuilt by each launch."""
 YIELD_BRANCHES = 1024
 """Taken branches after which a group that keeps running yields to the next runnable group."""
 
@@ -181,12 +179,13 @@ def launch(image: ModuleImage, kernel: str, *, grid: Any, block: Any, params: by
                     ltrace.chunks.append(chunk)
             first += k
             batch += 1
-    pw, pt = run.pc_warps[:n_pc - 1], run.pc_threads[:n_pc - 1]
+    pw = np.array(run.pc_warps[:n_pc - 1], np.int64)
+    pt = np.array(run.pc_threads[:n_pc - 1], np.int64)
     opc, opt = prog.opcode_counts(pw, pt)
     return LaunchResult(
         kernel=prog.name, grid=g3, block=b3, thread_instructions=int(pt.sum()),
         warp_instructions=int(pw.sum()), opcode_counts=opc, opcode_thread_counts=opt,
-        pc_warp_counts=pw.copy(), pc_thread_counts=pt.copy(), n_batches=batch,
+        pc_warp_counts=pw, pc_thread_counts=pt, n_batches=batch,
         wall_s=time.perf_counter() - t0, trace=ltrace,
         stats={"gpu_sim_insn": int(pt.sum()), "gpgpu_n_tot_w_icount": int(pw.sum())},
         printf_output=b"".join(run.printf_chunks).decode("utf-8", "replace"),
@@ -218,8 +217,9 @@ class _Launch(BarrierUnit):
         self.dyn_shared = dyn_shared
         self.shared_bytes = max(dyn_base + dyn_shared, prog.shared_static_bytes)
         self.local_bytes = prog.local_bytes
-        self.pc_warps = np.zeros(len(prog.kinds), np.int64)
-        self.pc_threads = np.zeros(len(prog.kinds), np.int64)
+        self.pc_warps = [0] * len(prog.kinds)
+        self.pc_threads = [0] * len(prog.kinds)
+        """Warp and thread instructions per pc (Python ints: one update per dispatch)."""
         self.clock = 0
         self.cur_pc = 0
         self.tracer: TraceBuilder | None = None
@@ -236,6 +236,8 @@ class _Launch(BarrierUnit):
         self.oob_log: OOBLog | None = None
         self.watchdog = Watchdog(prog, None)
         self.n_branches = 0
+        self.n_values: list[int] = prog.n_values.tolist()
+        """Value entries per pc (Python ints, read per traced dispatch)."""
         self.turn = 0
         """Branches the group that was given the turn by a yield may still take before the
         lowest-PC-first rule applies to it again."""
@@ -264,71 +266,7 @@ class _Launch(BarrierUnit):
 
     # ---- batch setup -----------------------------------------------------------------
     def _setup(self, first: int, k: int) -> None:
-        prog = self.prog
-        self.first_cta = first
-        n = k * self.cta_threads
-        self.n_threads = n
-        self.n_warps = k * self.wpc
-        # the batch layout depends on the launch shape only: a small one is kept on the program
-        # for the next launch of the same shape (a loop of small launches rebuilds nothing); a
-        # large one only for the next batch of this launch (memory stays bounded by a batch)
-        key = (k, self.grid, self.block, self.dyn_shared, self.grid_workspace)  # all of `static`
-        keep = prog.launch_cache if n * self.reg_bytes <= CACHED_LAYOUT_BYTES else self.layouts
-        cache = keep.get("batch")
-        if cache is None or cache[0] != key:
-            t = np.arange(n, dtype=np.int64)
-            slot, lin = np.divmod(t, self.cta_threads)
-            lane = (t & 31).astype(np.uint32)
-            lanes_in = np.minimum(np.maximum(self.cta_size - np.arange(self.wpc) * 32, 0), 32)
-            exist1 = np.where(lanes_in >= 32, np.uint64(0xFFFFFFFF),
-                              (np.uint64(1) << lanes_in.astype(np.uint64)) - np.uint64(1))
-            bx, by, bz = self.block
-            gx, gy, gz = self.grid
-            u32 = np.uint32
-            static: dict[str, Any] = {
-                "%tid.x": lin % bx, "%tid.y": (lin // bx) % by, "%tid.z": lin // (bx * by),
-                "%ntid.x": bx, "%ntid.y": by, "%ntid.z": bz,
-                "%nctaid.x": gx, "%nctaid.y": gy, "%nctaid.z": gz,
-                "%laneid": lane, "%warpid": lin // 32, "%nwarpid": self.wpc,
-                "%lanemask_eq": u32(1) << lane,
-                "%lanemask_lt": (u32(1) << lane) - u32(1),
-                "%lanemask_le": ((u32(1) << lane) - u32(1)) | (u32(1) << lane),
-                "%lanemask_ge": ~((u32(1) << lane) - u32(1)),
-                "%lanemask_gt": ~(((u32(1) << lane) - u32(1)) | (u32(1) << lane)),
-                "%dynamic_smem_size": self.dyn_shared, "%total_smem_size": self.shared_bytes,
-                "%aggr_smem_size": self.shared_bytes, "%nsmid": 1,
-                "%envreg1": self.grid_workspace >> 32,
-                "%envreg2": self.grid_workspace & 0xFFFFFFFF,
-            }
-            arrays = {}
-            for name, rid in prog.special_regs.items():
-                if name.startswith("%ctaid"):
-                    continue
-                v = static.get(name, 0)
-                arrays[name] = np.broadcast_to(np.asarray(v).astype(prog.reg_dtypes[rid]),
-                                               (n,)).copy()
-            regs = [np.zeros(n, dtype=dt) for dt in prog.reg_dtypes]
-            cache = (key, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
-            keep["batch"] = cache
-        else:
-            for arr in cache[4]:
-                arr.fill(0)
-        _, _, exist, arrays, regs = cache
-        self.exist = exist
-        self.live = exist.copy()
-        regs = list(regs)
-        gx, gy, _ = self.grid
-        c = first + np.arange(k, dtype=np.int64)  # linear CTA index of each batch slot
-        for name, rid in prog.special_regs.items():
-            if name in arrays:
-                regs[rid] = arrays[name]
-            else:
-                v = {"%ctaid.x": c % gx, "%ctaid.y": (c // gx) % gy,
-                     "%ctaid.z": c // (gx * gy)}[name]
-                regs[rid] = np.repeat(v.astype(prog.reg_dtypes[rid]), self.cta_threads)
-        self.regs = regs
-        self.shared = np.zeros(max(8, -(-(k * self.shared_bytes) // 8) * 8), np.uint8)
-        self.local = np.zeros(max(8, -(-(n * self.local_bytes) // 8) * 8), np.uint8)
+        setup_batch(self, first, k)
 
     # ---- the dispatch loop -----------------------------------------------------------
     def run_batch(self, first: int, k: int, batch: int, trace: bool) -> TraceChunk | None:
@@ -526,7 +464,17 @@ class _Launch(BarrierUnit):
         if gr < 0:
             return self._goto(g, target)
         p = self.regs[gr] if g.allb else self.regs[gr][g.sel]
-        t = ballot(g, ~p if neg else p)
+        if g.nw == 1 and g.full:  # a lone warp: its 32 lanes' bits as one int
+            m = int(g.masks[0])
+            bits = int(np.packbits(p, bitorder="little").view("<u4")[0])
+            tb = (~bits if neg else bits) & m
+            if tb == m:
+                return self._goto(g, target)
+            if tb == 0:
+                return self._goto(g, pc + 1)
+            t = np.array([tb], np.uint32)
+        else:
+            t = ballot(g, ~p if neg else p)
         if (t == g.masks).all():
             return self._goto(g, target)
         if not t.any():
@@ -591,6 +539,8 @@ class _Launch(BarrierUnit):
         vr = self.prog.val_regs[pc]
         if not vr:
             return
-        exist = self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig else self.exist[g.ws]
-        self.value_rec.record(self.regs, vr, int(self.prog.n_values[pc]), g,  # type: ignore
-                              exist, ex)
+        exist = g.exist
+        if exist is None:
+            exist = g.exist = (self.exist[g.wsl.start // 32:g.wsl.stop // 32] if g.contig
+                               else self.exist[g.ws])
+        self.value_rec.record(self.regs, vr, self.n_values[pc], g, exist, ex)  # type: ignore

@@ -15,6 +15,8 @@ import numpy as np
 
 from warpsim.functional.access import ATOM_OPS
 from warpsim.functional.memops import (
+    Access,
+    MemSpace,
     atomic_parts,
     convert_loaded,
     load_parts,
@@ -140,10 +142,16 @@ def _build_ld(inst: Instruction, ctx: Any) -> Any:
                     bs.regs[r][tsel] = v
         return run_param
 
+    uniform_param = space == "param" and base >= 0
+    soff = off - (1 << 64) if (off & 0xFFFFFFFFFFFFFFFF) >> 63 else off & 0xFFFFFFFFFFFFFFFF
+    ut = np.dtype(f"<u{size}")
+
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, tidx, seg, whole = lanes_of(g, pred)
         n = tidx.size
         addr = _addr_values(bs, base, tsel, n)
+        if uniform_param and n and _param_fast(bs, addr, tsel, tidx, seg, whole):
+            return
         parts = resolve_parts(bs, space, tidx, addr, off, total, shift)
         vals = load_parts(bs, parts, n, size, vec)
         regs = bs.regs
@@ -157,6 +165,37 @@ def _build_ld(inst: Instruction, ctx: Any) -> Any:
                 regs[r][tsel] = v
         if bs.tracer is not None:
             trace_access(bs, space, tidx, addr, off, total, seg, parts)
+
+    def _param_fast(bs: Any, addr: np.ndarray, tsel: Any, tidx: np.ndarray, seg: np.ndarray,
+                    whole: bool) -> bool:
+        """``ld.param`` at one in-bounds, aligned address in every lane (a by-value array
+        parameter read through ``mov.b64 %rd, param``): the general path's values without its
+        per-lane index arrays. False (nothing done) for any other access."""
+        n = addr.size
+        if n > 1 and not (addr == addr[0]).all():
+            return False
+        a0 = int(addr[0])
+        if addr.dtype.itemsize <= 4:
+            p = (a0 + soff) & 0xFFFFFFFF
+        else:
+            p = (a0 - (1 << 64) if a0 >> 63 else a0) + soff
+        if p & (total - 1) or p < 0 or p + total > bs.params.size:
+            return False
+        view = bs.params.view(ut)
+        i0 = p >> shift
+        regs = bs.regs
+        for j, r in enumerate(dregs):
+            if r < 0:
+                continue
+            v = convert_loaded(np.full(n, view[i0 + j], ut), size, signed, is_float, dtypes[j])
+            if whole:
+                regs[r] = v
+            else:
+                regs[r][tsel] = v
+        if bs.tracer is not None:
+            trace_access(bs, space, tidx, addr, off, total, seg,
+                         [Access(MemSpace.PARAM, None, np.zeros(0, np.int64))])
+        return True
     return run
 
 

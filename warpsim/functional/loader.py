@@ -217,8 +217,8 @@ def _src_is_float(inst: Instruction, i: int) -> bool:
 
 def build_alu(inst: Instruction, ctx: LoadContext, fn2: Function) -> Any:
     """The closure of an ALU instruction (via ``semantics.build_op``)."""
+    from warpsim.functional.alu_dispatch import alu_closure
     from warpsim.functional.semantics import build_op
-    from warpsim.functional.simt_stack import write_dst
 
     inst2 = _rewrite_for_alu(inst, ctx)
     if len(fn2.regs) < len(ctx.reg_types):
@@ -255,17 +255,7 @@ def build_alu(inst: Instruction, ctx: LoadContext, fn2: Function) -> Any:
     pairs = tuple((k, r) for k, r in enumerate(dsts) if r >= 0)
     specs = tuple((s, isinstance(s, int)) for s in spec)
 
-    def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
-        regs = bs.regs
-        if g.allb:
-            vals = [regs[s] if r else s for s, r in specs]
-        else:
-            sel = g.sel
-            vals = [regs[s][sel] if r else s for s, r in specs]
-        outs = evaluate(vals)
-        for k, r in pairs:
-            write_dst(regs, r, g, outs[k], pred, vals)
-    return run
+    return alu_closure(specs, pairs, evaluate)
 
 
 def load_program(module: Module, kernel_name: str, image: ModuleImage | None = None) -> Program:

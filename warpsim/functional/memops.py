@@ -95,11 +95,8 @@ def _heap_part(bs: Any, tidx: np.ndarray, addr: np.ndarray, off: int, size: int,
     mem = bs.memory
     idx, lo, hi, bad, kind = global_index(addr, np.uint64(off & 0xFFFFFFFFFFFFFFFF), mem.base,
                                           mem.buffer.size, size, shift)
-    if bad < 0 and addr.size:
-        starts, ends = mem.tables()
-        j = int(np.searchsorted(starts, lo, side="right")) - 1
-        if j >= 0 and int(hi) + size <= int(ends[j]):
-            return idx
+    if bad < 0 and addr.size and mem.covers(int(lo), int(hi) + size):
+        return idx
     if addr.size == 0:
         return idx
     full = _full(addr, off)

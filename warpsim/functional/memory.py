@@ -160,6 +160,15 @@ class GlobalMemory:
             self._tables = (starts, ends)
         return self._tables
 
+    def covers(self, lo: int, end: int) -> bool:
+        """Whether ``[lo, end)`` lies inside one live allocation (``tables``' test for one
+        range, on the sorted start list: no arrays for a narrow access)."""
+        i = bisect.bisect_right(self._starts, lo) - 1
+        if i < 0:
+            return False
+        s = self._starts[i]
+        return end <= s + self._sizes[s]
+
     def allocation_of(self, addr: int) -> tuple[int, int] | None:
         """(start, size) of the live allocation holding ``addr``, or None."""
         i = bisect.bisect_right(self._starts, int(addr)) - 1

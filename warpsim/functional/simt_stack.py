@@ -121,9 +121,9 @@ class SimtStacks:
 class Group:
     """Warps at one PC that execute together; selections are computed on first use."""
 
-    __slots__ = ("_act_idx", "_lpos", "_seg", "_tw", "act", "act_all", "allb", "contig", "full",
-                 "masks", "n_act", "nexec", "nw", "pc", "rpcset", "sel", "sel_is_act",
-                 "steps0", "ws", "wsl", "wthreads")
+    __slots__ = ("_act_idx", "_lpos", "_seg", "_tw", "act", "act_all", "allb", "contig",
+                 "exist", "full", "masks", "n_act", "nexec", "nw", "pc", "rpcset", "sel",
+                 "sel_is_act", "steps0", "ws", "wsl", "wthreads")
 
     def __init__(self, pc: int, ws: np.ndarray, masks: np.ndarray, rpcs: np.ndarray,
                  steps0: int) -> None:
@@ -140,6 +140,8 @@ class Group:
         self.steps0 = steps0
         self.sel: Any = None
         self.nw = ws.size
+        self.exist: Any = None
+        """Existing lanes of each warp (set by the executor's trace on first use)."""
 
     def prepare(self, live: np.ndarray, n_warps: int) -> None:
         """Compute the selections from the masks (once per group)."""

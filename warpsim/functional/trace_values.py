@@ -97,6 +97,9 @@ class ValueRecorder:
         base = self.n
         end = base + need
         rows, kinds = self.rows, self.kinds
+        if nw == 1 and g.contig:
+            self._record_one_warp(regs, val_regs, g.wsl, base, end, exist, ex)
+            return
         if k == 1 and g.contig:
             arr = regs[val_regs[0]]
             if arr.dtype is _U32:  # the common case: one 32-bit register of adjacent warps
@@ -127,6 +130,38 @@ class ValueRecorder:
             else:
                 rows[col:end:k] = g.warp_view(arr)  # uint32 as is, narrower zero-extended
                 kinds[col:end:k] = _WORD
+                col += 1
+        self.n = end
+
+    def _record_one_warp(self, regs: list[np.ndarray], val_regs: tuple[int, ...], wsl: slice,
+                         base: int, end: int, exist: np.ndarray, ex: np.ndarray) -> None:
+        """``record`` for one warp (lanes ``wsl``): the same rows, one register at a time, with
+        no per-warp index arrays (a lone warp's dispatch pays this per written register)."""
+        if end == base + 1:  # item assignments: a third of a one-element slice's cost
+            self.exist[base] = exist[0]
+            self.active[base] = ex[0]
+        else:
+            self.exist[base:end] = exist[0]
+            self.active[base:end] = ex[0]
+        rows, kinds = self.rows, self.kinds
+        col = base
+        for r in val_regs:
+            arr = regs[r]
+            dt = arr.dtype
+            if dt == np.bool_:
+                rows[col, 0] = np.packbits(arr[wsl], bitorder="little").view("<u4")[0]
+                kinds[col] = _PRED
+                col += 1
+            elif dt == np.uint64:
+                v = arr[wsl].view(np.uint32)
+                rows[col] = v[0::2]
+                rows[col + 1] = v[1::2]
+                kinds[col] = _WORD
+                kinds[col + 1] = _WORD
+                col += 2
+            else:
+                rows[col] = arr[wsl]  # uint32 as is, narrower zero-extended
+                kinds[col] = _WORD
                 col += 1
         self.n = end
 

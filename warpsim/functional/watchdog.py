@@ -70,7 +70,8 @@ class Watchdog:
                                      f"{self._line(pc)}, block {self._block(run, g)})",
                                      hint="raise the limit, or look for a loop that does "
                                           "not end")
-        writes = int(run.pc_warps[self.write_pcs].sum()) if self.write_pcs.size else 0
+        pw = run.pc_warps
+        writes = sum(pw[i] for i in self.write_pcs.tolist())
         if writes != self.writes or len(self.seen) > _MAX_SEEN:
             self.seen.clear()
             self.writes = writes
