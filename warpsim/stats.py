@@ -207,6 +207,11 @@ BASELINE: tuple[Counter, ...] = (
        "(paired requests)"),
     _c("l1d_group_splits", "count", "cache", "extra L1D read requests because a group's lines "
        "map to different L2 slices"),
+    # -- store acknowledgements (``l2.store_acks``; 0 when off) ---------------------------------
+    _c("store_acks", "count", "icnt", "store acknowledgements (WRITE_ACK replies, one per "
+       "sector written) the L2 slices sent to the SMs"),
+    _c("store_ack_wait_cycles", "cycle", "sm", "cycles warps were done but for their store "
+       "acknowledgements (summed at exit)"),
 )
 """The baseline counters, in column order of the engine's counts array."""
 
@@ -495,7 +500,9 @@ C_L1D_GROUP_LINES = 90
 C_L1D_GROUP_LINES_DROPPED = 91
 C_L1D_GROUP_REQUESTS = 92
 C_L1D_GROUP_SPLITS = 93
-N_COUNTERS = 94
+C_STORE_ACKS = 94
+C_STORE_ACK_WAIT_CYCLES = 95
+N_COUNTERS = 96
 """Columns of the counts array (len(BASELINE))."""
 
 __all__ += [  # the counter ids
@@ -528,5 +535,5 @@ __all__ += [  # the counter ids
     "C_DRAM_PRECHARGES", "C_DRAM_ROW_HITS", "C_DRAM_BUSY_CYCLES",
     "C_ISSUE_COMPLETED_INSTS", "C_ISSUE_PARKED_INSTS", "C_MECH_MEM_LINES",
     "C_MECH_MEM_REFUSALS", "C_L1D_GROUP_LINES", "C_L1D_GROUP_LINES_DROPPED",
-    "C_L1D_GROUP_REQUESTS", "C_L1D_GROUP_SPLITS",
+    "C_L1D_GROUP_REQUESTS", "C_L1D_GROUP_SPLITS", "C_STORE_ACKS", "C_STORE_ACK_WAIT_CYCLES",
 ]

@@ -64,6 +64,7 @@ READERS: dict[str, tuple[str, str]] = {
     "l2.fill_on_host_copy": ("warpsim/runtime/timed.py", "fill_on_host_copy"),
     "l2.sector_bytes": (T + "memstate.py", "sector_bytes"),
     "l1d.sector_bytes": (T + "memstate.py", "sector_bytes"),
+    "l2.store_acks": (T + "state.py", "store_acks"),
     "icnt.eject_buffer_entries": (T + "memstate.py", "eject_buffer_entries"),
     "shmem.size_bytes": (T + "dispatch.py", "size_bytes"),
     "shmem.cta_limit_bytes": (T + "dispatch.py", "cta_limit_bytes"),

@@ -450,7 +450,8 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
 
 
 def _derive(cfg: GPUConfig, assigned: dict[str, Any]) -> None:
-    """Fields that follow from several options (SM count, GPGPU-Sim 3.x per-CTA limits)."""
+    """Fields that follow from several options (SM count, GPGPU-Sim 3.x per-CTA limits) or
+    from GPGPU-Sim itself (store acknowledgements)."""
     clusters = assigned.pop("_clusters", None)
     per_cluster = assigned.get("sm.n_sms_per_cluster", cfg.sm.n_sms_per_cluster)
     if clusters is not None:
@@ -462,6 +463,8 @@ def _derive(cfg: GPUConfig, assigned: dict[str, Any]) -> None:
         assigned["sm.n_max_regs_per_cta"] = assigned["sm.n_registers"]
     if "shmem.size_bytes" in assigned and "shmem.cta_limit_bytes" not in assigned:
         assigned["shmem.cta_limit_bytes"] = assigned["shmem.size_bytes"]
+    # GPGPU-Sim acknowledges every store (no option turns it off; timing/store_ack.py).
+    assigned["l2.store_acks"] = True
 
 
 def _replace_refused(cfg: GPUConfig, assigned: dict[str, Any],

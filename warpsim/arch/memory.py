@@ -274,6 +274,12 @@ class L2Config(CacheConfig):
     GPGPU-Sim's -gpgpu_perf_sim_memcpy 1 does (``perf_memcpy_to_gpu``): a kernel then finds
     its just-copied inputs in the L2 as far as they fit (timing/l2_warm.py; a sectored L2
     gets the sectors the copy covers)."""
+    store_acks: bool = False
+    """Every store the L1 sends below answers with a WRITE_ACK from the L2 slice (one 1-flit
+    reply per sector looked up, on the reply crossbar like a read reply), and a warp exits,
+    and its CTA's resources are freed, only when all its stores are acknowledged (GPGPU-Sim
+    ``inc_store_req`` / ``store_ack`` / ``hardware_done``; timing/store_ack.py). False: a
+    warp exits once its last store left the LD/ST unit (no ack traffic)."""
 
     def _check(self) -> None:
         CacheConfig._check(self)

@@ -17,7 +17,8 @@ Assumptions:
   [A] ``bar.arrive`` and a barrier's thread count are not modelled: every ``bar.sync`` waits for
       all live warps of the CTA (the functional executor already checked the program).
   [A] A warp exits when it has issued its last trace record and every issued instruction has
-      written back (stores: once their lines were sent).
+      written back (stores: once their lines were sent; with ``l2.store_acks`` once the L2
+      acknowledged them, GPGPU-Sim's ``hardware_done``, ``store_ack.py``).
   [A] Warps of a partially dispatched CTA are placed on the lowest free warp slots in the cycle
       the hook allows it, at the dispatch stage (after the SMs ticked), like a whole CTA; they
       decode from the next cycle. Several partially dispatched CTAs of an SM are offered slots
@@ -61,6 +62,7 @@ from warpsim.timing.fields import (
     F_SM_N_CTAS,
     F_SM_N_PARTIAL,
     F_SM_N_WARPS,
+    F_WARP_ACK_WAIT,
     F_WARP_AGE,
     F_WARP_AT_BAR,
     F_WARP_CTA,
@@ -70,6 +72,7 @@ from warpsim.timing.fields import (
     F_WARP_INFLIGHT,
     F_WARP_POS,
     F_WARP_SB_COUNT,
+    F_WARP_STORES,
     F_WARP_TL_ACTIVE,
     F_WARP_TL_SEQ,
     F_WARP_VALID,
@@ -135,6 +138,10 @@ def warp_try_exit(st, sm, w, cycle, hs, hooks):  # pragma: no cover
         return False
     if (st.warp[sm, w, F_WARP_POS] < st.warp[sm, w, F_WARP_END]
             or st.warp[sm, w, F_WARP_INFLIGHT] != 0):
+        return False
+    if st.warp[sm, w, F_WARP_STORES] != 0:  # stores not acknowledged yet (``store_ack.py``)
+        if st.warp[sm, w, F_WARP_ACK_WAIT] < 0:
+            st.warp[sm, w, F_WARP_ACK_WAIT] = cycle
         return False
     set_valid(st.warp, st.warp_bits, sm, w, 0)
     set_ibuf_empty(st.warp, st.warp_bits, sm, w)

@@ -78,6 +78,7 @@ __all__ = [
     "F_SM_N_CTAS",
     "F_SM_N_PARTIAL",
     "F_SM_N_WARPS",
+    "F_SM_STORE_ACKS",
     "F_TYPE_UNIT_COUNT",
     "F_TYPE_UNIT_START",
     "F_WARP_AGE",
@@ -91,6 +92,8 @@ __all__ = [
     "F_WARP_POS",
     "F_WARP_SB_COUNT",
     "F_WARP_SB_WAIT",
+    "F_WARP_STORES",
+    "F_WARP_ACK_WAIT",
     "F_WARP_TL_ACTIVE",
     "F_WARP_TL_SEQ",
     "F_WARP_VALID",
@@ -129,7 +132,12 @@ F_WARP_SB_COUNT = 10
 F_WARP_TL_ACTIVE = 11
 F_WARP_TL_SEQ = 12
 F_WARP_SB_WAIT = 13
-N_WARP_FIELDS = 14
+F_WARP_STORES = 14
+"""Stores of the warp sent below the L1 and not acknowledged yet (``l2.store_acks``;
+``store_ack.py``): the warp exits only at 0 (GPGPU-Sim ``m_stores_outstanding``)."""
+F_WARP_ACK_WAIT = 15
+"""Cycle from which the warp was done but for its store acknowledgements; -1: not waiting."""
+N_WARP_FIELDS = 16
 
 # -- warp_bits (CoreState.warp_bits[sm, WB_*, word]: one bit per warp slot) -------------------
 WB_VALID = 0
@@ -207,7 +215,9 @@ F_SM_CTA_CAP = 11
 """CTA slots of the SM for this launch (its kind's occupancy limit, after the mechanism's
 ``ctas_per_sm``); -1: the SM is not in the launch's SM set (not ticked, never dispatched to,
 no counters: another launch may own it)."""
-N_SMV_FIELDS = 12
+F_SM_STORE_ACKS = 12
+"""1: the SM's stores are acknowledged and warps wait for them at exit (``l2.store_acks``)."""
+N_SMV_FIELDS = 13
 
 # -- idoc_q ------------------------------------------------------------------------------------
 F_IDOC_WARP = 0

@@ -24,7 +24,10 @@ Follows: GPGPU-Sim 3.x/4.2 ``l2cache.cc`` (``memory_sub_partition::cache_cycle``
 4.2 ``breakdown_request_to_sector_requests``,
 ``dram_L2_queue`` / ``L2_dram_queue``), ``addrdec.cc`` (channel bits at ``dramid@8``).
 Assumptions: [A] interleaving granularity 256 B and slice selection by the line bit(s) after
-it; [A] L2 writes are not acknowledged to the SM (GPGPU-Sim sends write acks).
+it. A write whose packet carries a warp slot (``l2.store_acks``, store_ack.py) is
+acknowledged: each sector written puts a data-less reply (one flit) on the reply queue, which
+must have room before the lookup, as GPGPU-Sim's L2-to-icnt queue; without it writes are not
+acknowledged.
 Deviations: a trace line of 128 B maps to the one L2 line that holds its first byte when the L2
 line is smaller (gtx285: 64 B).
 """
@@ -38,6 +41,7 @@ from warpsim.stats import (
     C_L2_TOTAL_CACHE_PENDING_HITS,
     C_L2_TOTAL_CACHE_RESERVATION_FAILS,
     C_L2_TOTAL_CACHE_WRITES,
+    C_STORE_ACKS,
 )
 from warpsim.timing.cache import (
     R_HIT,
@@ -103,6 +107,7 @@ from warpsim.timing.memstate import (
     pack_info,
 )
 from warpsim.timing.sector import sec_fill, sec_read, sec_write
+from warpsim.timing.store_ack import ack_info
 
 __all__ = [
     "addr_bank",
@@ -209,6 +214,12 @@ def _writeback_bytes(ca, act, c: int, victim_line: int, nbytes: int, sm: int,
 def _with_bytes(info: int, nbytes: int) -> int:
     """``info`` with its payload bytes replaced (a per-sector request or reply)."""
     return (info & ~(0xFFFF << 24)) | (nbytes << 24)
+
+
+@jit
+def _with_slot(info: int, slot: int) -> int:
+    """``info`` with its slot field replaced (a write going on to DRAM wants no ack)."""
+    return (info & ~(0xFFFF << 40)) | (slot << 40)
 
 
 @jit
@@ -417,6 +428,9 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
         req_addr = (line << shift) + (k_sec << sh)
         req_info = _with_bytes(info, 1 << sh)
     if pt == PK_WRITE:
+        acked = info_slot(info) > 0  # the store wants a WRITE_ACK (store_ack.py)
+        if acked and _rq_free(rq, sl_s, s) < 1:
+            return False
         if mq_free(ca, c) < 2:
             counters[sm, C_L2_TOTAL_CACHE_RESERVATION_FAILS] += 1
             return True  # a counter changed: report progress (see memsys.tick_memsys)
@@ -426,13 +440,17 @@ def _access(p, ca, rop, rq, sl_s, act, counters, s: int, cycle: int) -> bool:
             hit, fwd, victim = cache_write(ca, c, line, ca.geo[c, G_WRITE_POLICY], info)
             vbytes = 1 << shift
         if fwd:
-            _to_dram(ca, act, c, req_addr, req_info, cycle + 1)
+            _to_dram(ca, act, c, req_addr, _with_slot(req_info, 0), cycle + 1)
         if victim >= 0:
             _writeback_bytes(ca, act, c, victim, vbytes, sm, cycle + 1)
         counters[sm, C_L2_TOTAL_CACHE_ACCESSES] += 1
         counters[sm, C_L2_TOTAL_CACHE_WRITES] += 1
         if not hit:
             counters[sm, C_L2_TOTAL_CACHE_MISSES] += 1
+        if acked:
+            _rq_push(rq, sl_s, act, s, req_addr, ack_info(info, sl_s[s, X_ROP_SEC] + 1 >= n),
+                     cycle + 1)
+            counters[sm, C_STORE_ACKS] += 1
     else:
         if _rq_free(rq, sl_s, s) < 1:
             return False

@@ -31,7 +31,8 @@ Follows: docs/dev-contracts.md; GPGPU-Sim 3.x ``shader.cc`` ``ldst_unit`` / ``gp
 Assumptions: [A] one line per SM per cycle across the three L1s (the LD/ST port); [A] an SM
 fills at most one returned line per cycle; [A] requests that skip the L1 use one of
 ``l1d.mshr_entries`` bypass slots and the L1D miss queue; [A] a store with a token completes
-after the L1 hit latency (posted write).
+after the L1 hit latency (posted write), except one with a store-acknowledgement token
+(``store_ack.py``) that goes below the L1: it completes when the L2's acknowledgement arrives.
 Deviations: L1 lines smaller than the trace's 128 B line are accessed as the one line holding
 the first byte; the L1C and L1T are not sectored (a line is filled once replies for all its
 bytes arrived: one reply, or one per sector from a sectored L2); a sectored L1D
@@ -137,10 +138,12 @@ from warpsim.timing.memstate import (
     build_mem_state,
     first_tick,
     info_bytes,
+    info_ptype,
     info_slot,
     info_src,
     pack_info,
 )
+from warpsim.timing.store_ack import ack_slot, ack_token
 
 __all__ = [
     "make_mem_state",
@@ -300,12 +303,13 @@ def _store(ca, hq, hq_hc, sm_s, pend, act, sm: int, line_addr: int, n_sectors: i
     shift = ca.geo[c, G_LINE_SHIFT]
     hit, fwd, victim = cache_write(ca, c, line_addr >> shift, policy, -2)
     ready = cycle + ca.geo[c, G_HIT_LATENCY]
+    slot = ack_slot(token)  # > 0: the L2 acknowledges the write (store_ack.py)
     if fwd:
         l1_push(ca, act, c, line_addr,
-                 pack_info(sm, PK_WRITE, SRC_NONE, n_sectors * SECTOR_BYTES, 0), ready)
+                 pack_info(sm, PK_WRITE, SRC_NONE, n_sectors * SECTOR_BYTES, slot), ready)
     if victim >= 0:
         l1_writeback(ca, act, c, sm, victim, shift, ready)
-    if token >= 0:
+    if token >= 0 and not (fwd and slot > 0):
         _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
     _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_ACCESSES)
     _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_WRITES)
@@ -388,7 +392,10 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
         return False
     info = ej[sm, i, Q_INFO]
     src = info_src(info)
-    if src == SRC_BYPASS:
+    if info_ptype(info) == PK_WRITE:  # a store acknowledgement (store_ack.py)
+        if info_slot(info) > 0:
+            _fq_push(fq, sm_s, act, sm, ack_token(info_slot(info)), cycle)
+    elif src == SRC_BYPASS:
         slot = info_slot(info)
         left = byp_token[sm, slot, 1] - info_bytes(info)
         byp_token[sm, slot, 1] = left

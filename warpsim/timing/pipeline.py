@@ -124,6 +124,7 @@ from warpsim.timing.fields import (
 )
 from warpsim.timing.inflight import free_slot, take_slot
 from warpsim.timing.regfile import bank_read_at_writeback, bank_write, bank_write_ok
+from warpsim.timing.store_ack import ACK_TOKEN_BASE, store_acked, store_sent, store_token
 from warpsim.timing.warpbits import set_sb_wait
 
 __all__ = ["dispatch_ready_collectors", "dispatch_to_unit", "tick_execute", "tick_writeback"]
@@ -312,12 +313,14 @@ def tick_execute(st, tw, counters, sm, cycle, ms, mem, mem_kind_map):  # pragma:
     ns = per + (1 if li < nsec - per * nl else 0)
     ns = min(4, max(1, ns))
     load = _needs_completion(mk)
-    token = f if load else -1
+    token = f if load else store_token(st, sm, st.infl[sm, f, F_INFL_WARP])
     if mem.access(ms, sm, addr, ns, mem_kind_map[mk], token, cycle) == 0:
         counters[sm, C_GPGPU_N_STALL_SHD_MEM] += 1
         return False
     if load:
         st.smv[sm, F_SM_LINES_OUT] += 1
+    elif token >= 0:
+        store_sent(st, sm, st.infl[sm, f, F_INFL_WARP])
     li += 1
     st.smv[sm, F_LDST_LINE] = li
     if li == nl:
@@ -346,6 +349,9 @@ def tick_writeback(st, tb, tw, prm, counters, sm, cycle, ms, mem, hs,
             break
         progress = True
         st.smv[sm, F_SM_LINES_OUT] -= 1
+        if tok >= ACK_TOKEN_BASE:  # a store acknowledgement (``timing/store_ack.py``)
+            store_acked(st, counters, sm, tok - ACK_TOKEN_BASE, cycle, hs, hooks)
+            continue
         if tok >= MECH_TOKEN_BASE:  # a mechanism's own line (``timing/mechport.py``)
             hooks.on_mem_complete(hs, sm, tok - MECH_TOKEN_BASE, cycle)
             continue

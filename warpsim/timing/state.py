@@ -151,6 +151,8 @@ def make_core_state(cfg: GPUConfig, tables: StaticTables, n_ctas: int,
     smv[:, fl.F_LDST_CUR] = -1
     smv[:, fl.F_SM_NEXT_WB] = tc.INT64_MAX
     smv[:, fl.F_INFL_NFREE] = f
+    smv[:, fl.F_SM_STORE_ACKS] = int(cfg.l2.store_acks)
+    warp[:, :, fl.F_WARP_ACK_WAIT] = -1
     return CoreState(
         sc=np.zeros(tc.N_SCALARS, i64), warp=warp,
         warp_bits=np.zeros((s, fl.N_WB_KINDS, (w + 63) // 64), np.uint64),
