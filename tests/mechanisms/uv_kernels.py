@@ -85,3 +85,40 @@ def run_ptx(ptx: str, kernel: str, grid: int, block: int, overrides: list[str],
         out = dev.device_array(n_out, np.uint32)
         getattr(m, kernel)[grid, block](out)
         return dict(dev.stats)
+
+BROADCAST = HEAD + r"""
+.visible .entry uv_bcast(.param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 0;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r3, [%rd3];
+  add.s32 %r4, %r3, 1;
+  st.global.u32 [%rd3+4], %r4;
+  ret;
+}
+"""
+"""``tid & 0`` is 0 in every lane but decode cannot know (a %tid source): the address ``out +
+4 * 0`` is one value, so pc 5 is a broadcast load and only the broadcast path's token makes
+pc 6 detectable. Eligible per warp: pcs 1-4, 6; truly uniform: pcs 2-4, 6."""
+
+SRF_RELEASE = HEAD + r"""
+.visible .entry uv_release(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, 1;
+  add.s32 %r1, %r1, 1;
+  mov.u32 %r2, 3;
+  ld.param.u64 %rd1, [out];
+  st.global.v2.u32 [%rd1], {%r1, %r2};
+  ret;
+}
+"""
+"""With 2 scalar registers: pc 0 takes one, pc 1 (waits for %r1) pops the other and frees pc
+0's; pc 2, independent, issues while pc 1 is in flight: released at ID it finds a free SR,
+released at WB it does not."""

@@ -11,6 +11,7 @@ Follows: specs/xiang-simt-efficiency.md §1.4 (is_uniform_operand, the excluded 
   [A] Warp-level operations (shfl, vote, match, redux, activemask) and atomics never produce a
       tracked uniform result; stores, branches, barriers and exits are excluded (no result).
   [A] Immediates, symbols (addresses of variables and parameters) are uniform sources.
+  [A] A local-memory load is never uniform (one address names each thread's own word).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from warpsim.ptx.ir import OpKind
 from warpsim.timing import consts as tc
 
-__all__ = ["PF_ELIG", "PF_LOAD", "PF_TIDDEP", "UNIFORM_SPECIALS", "decode_flags"]
+__all__ = ["PF_BRANCH", "PF_ELIG", "PF_LOAD", "PF_TIDDEP", "UNIFORM_SPECIALS", "decode_flags"]
 
 PF_ELIG = 1
 """ALU/SFU instruction with a result: may be converted to a scalar op and probe the IRB."""
@@ -30,6 +31,8 @@ PF_LOAD = 2
 """Load: a uniform address gives a uniform (tracked) result, executed as usual."""
 PF_TIDDEP = 4
 """Never uniform: reads a thread-dependent special register or is a warp-level op."""
+PF_BRANCH = 8
+"""A branch: the warp's front end refills after it (the SRF design's rename stage)."""
 
 UNIFORM_SPECIALS = ("%ntid", "%nctaid", "%ctaid", "%gridid", "%warpid", "%nwarpid", "%smid",
                     "%nsmid")
@@ -69,9 +72,11 @@ def decode_flags(program: Any, pc_info: np.ndarray) -> np.ndarray:
         if inst.opcode in _WARP_OPS:
             f |= PF_TIDDEP
         elif int(pc_info[pc, F_PC_FLAGS]) & ctrl:
-            pass
+            if int(pc_info[pc, F_PC_FLAGS]) & tc.F_BRANCH:
+                f |= PF_BRANCH
         elif inst.opcode in _LOADS:
-            f |= PF_LOAD
+            # a local-memory address names each thread's own memory: never one value [A]
+            f |= PF_TIDDEP if inst.space == "local" else PF_LOAD
         elif opc not in (tc.OPC_LDST, tc.OPC_TENSOR) and (
                 int(pc_info[pc, F_PC_NDST]) > 0 or any(d.kind is OpKind.REG for d in inst.dsts)):
             f |= PF_ELIG

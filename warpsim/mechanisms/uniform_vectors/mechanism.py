@@ -21,15 +21,21 @@ from warpsim.mechanisms.uniform_vectors.counters import HOOK_STATS, N_COLS, WALK
 from warpsim.mechanisms.uniform_vectors.decode import decode_flags
 from warpsim.mechanisms.uniform_vectors.state import (
     N_PRM,
+    P_ALU_FAULT,
+    P_BCAST,
     P_DESIGN,
+    P_IRB_FAULT,
     P_NIRB,
     P_NREGS,
     P_NSRF,
     P_REC_BASE,
     P_REL,
+    P_RELEASE_WB,
+    P_RENAME,
     P_SCALAR,
     P_TAG_MASK,
     PARTIAL_PC_BITS,
+    fault_threshold,
     make_arrays,
 )
 from warpsim.mechanisms.uniform_vectors.walk import walk_chunk
@@ -52,7 +58,9 @@ class UniformVectors(Mechanism):
         self.hooks = self.hooks._replace(
             on_issue=uh.uv_on_issue, unit_choice=uh.uv_unit_choice,
             operand_bank=uh.uv_operand_bank, dest_bank=uh.uv_dest_bank,
-            on_warp_launch=uh.uv_on_warp_launch, on_warp_exit=uh.uv_on_warp_exit)
+            on_warp_launch=uh.uv_on_warp_launch, on_warp_exit=uh.uv_on_warp_exit,
+            on_retire=uh.uv_on_retire, can_issue=uh.uv_can_issue,
+            on_cycle_end=uh.uv_on_cycle_end)
 
     def start_launch(self, info: LaunchInfo) -> dict[str, Any]:
         cfg = info.cfg
@@ -67,6 +75,11 @@ class UniformVectors(Mechanism):
         prm[P_REL] = int(uv.reliability)
         prm[P_NREGS] = n_regs
         prm[P_TAG_MASK] = (1 << PARTIAL_PC_BITS) - 1
+        prm[P_BCAST] = int(uv.broadcast_uniform)
+        prm[P_RELEASE_WB] = int(uv.srf_release == "wb")
+        prm[P_RENAME] = int(uv.srf_rename_stage)
+        prm[P_IRB_FAULT] = fault_threshold(uv.irb_fault_rate)
+        prm[P_ALU_FAULT] = fault_threshold(uv.alu_fault_rate)
         if info.program is not None:
             pcf = decode_flags(info.program, info.tables.pc_info)
             n_values = np.asarray(info.program.n_values, np.int64)
@@ -82,7 +95,7 @@ class UniformVectors(Mechanism):
             "sbdst": sbdst, "n_regs": n_regs, "n_sb": n_sb,
             "walk": np.zeros(len(WALK_STATS), np.int64),
             "arrays": make_arrays(cfg.sm.n_sms, cfg.sm.n_max_warps, n_regs, n_sb,
-                                  uv.n_irb_entries, uv.n_srf_entries),
+                                  uv.n_irb_entries, uv.n_srf_entries, len(pcf)),
         }
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray:
@@ -94,7 +107,8 @@ class UniformVectors(Mechanism):
         walk_chunk(chunk.order, chunk.offsets, chunk.warp_in_cta, chunk.pc, chunk.mask,
                    chunk.exec_mask, chunk.val_start, chunk.sig, chunk.uniform, chunk.bdi,
                    ls["n_values"], ls["pcf"], ls["sbsrc"], ls["sbdst"], ls["n_regs"],
-                   ls["n_sb"], ls["info"].cta_threads, ls["walk"], cols)
+                   ls["n_sb"], ls["info"].cta_threads, bool(ls["prm"][P_BCAST]), ls["walk"],
+                   cols)
         return cols
 
     def hook_state(self, launch_state: Any, rec_cols: np.ndarray, rec_base: int) -> Any:
