@@ -12,8 +12,9 @@ release at WB), ``on_warp_launch`` / ``on_warp_exit`` (token bits reset, SRs rel
 Assumptions:
   [A] SRs are released at the issue (ID) of the redefining instruction, as the text says
       (``srf_release=id``), or when it retires (``wb``); all of a warp's SRs at its exit.
-  [A] The rename stage adds one cycle to the front-end refill after a branch: the warp's first
-      issue attempt after a branch is refused once.
+  [A] The rename stage adds one cycle to the front-end refill after a branch: the first
+      instruction fetched after it issues one cycle later than the engine's earliest issue
+      (``on_cycle_end`` sees the refill reach the I-buffer in the read-only warp table).
   [A] Faults are drawn from a hash of (SM, lookup count) for the IRB and of the record for an
       ALU fault: deterministic, no state shared between runs.
   [A] The IRB probe is resolved at issue with the trace's values (spec §1.15 item 5).
@@ -49,6 +50,7 @@ from warpsim.mechanisms.uniform_vectors.state import (
     P_BCAST,
     P_DESIGN,
     P_IRB_FAULT,
+    P_LAUNCH,
     P_NIRB,
     P_NREGS,
     P_NSRF,
@@ -62,6 +64,7 @@ from warpsim.mechanisms.uniform_vectors.state import (
     RING_OLD,
 )
 from warpsim.timing.consts import INT64_MAX, ISSUE_COMPLETE, ISSUE_EXECUTE
+from warpsim.timing.fields import F_WARP_IBUF
 
 __all__ = ["uv_can_issue", "uv_dest_bank", "uv_on_cycle_end", "uv_on_issue", "uv_on_retire",
            "uv_on_warp_exit", "uv_on_warp_launch", "uv_operand_bank", "uv_unit_choice"]
@@ -158,7 +161,7 @@ def _release_ring(ring, stack, top, st, sm, w, i):  # pragma: no cover - jit
 
 
 @jit
-def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask, thr, rel):  # pragma: no cover - jit
+def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask, thr, rel, salt):  # pragma: no cover
     """Look ``pc``/``key`` up in SM ``sm``'s reuse buffer (``n`` entries; -1: the oracle, one
     entry per pc). 1: a reuse hit; 0: no reuse (a tag hit with other values updates the entry, a
     miss fills the LRU or an invalid entry); 2: a parity error (spec §1.9: the instruction
@@ -179,7 +182,7 @@ def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask, thr, rel):  # pragma: no 
         irb[sm, found, IRB_STAMP] = clk[sm]
         match = irb[sm, found, IRB_KEY] == key
         if thr > 0:
-            h = _hash3(_SALT_IRB, sm, clk[sm])
+            h = _hash3(salt, sm, clk[sm])
             if np.int64(h & np.uint64(0xFFFFFFFF)) < thr:
                 st[_IFLT] += 1
                 if rel:  # the parity bit detects the single flip
@@ -217,7 +220,8 @@ def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask, thr, rel):  # pragma: no 
 @jit
 def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Decode-time uniform detection, conversion, IRB probe and register bookkeeping."""
-    prm, pcf, sbsrc, sbdst, cols, utrk, srmap, stack, top, irb, clk, ring, live, fe, _, st = hs
+    prm, pcf, sbsrc, sbdst, cols, utrk, srmap, stack, top, irb, clk, ring, live, fe, wake, st = (
+        hs[:16])
     r = rec - prm[P_REC_BASE]
     full = (cols[r, COL_FLAGS] & RF_FULL) != 0
     nt = cols[r, COL_NTHR]
@@ -227,7 +231,12 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     rel = prm[P_REL] != 0
     st[_TI] += nt
     if srf and prm[P_RENAME] != 0 and (pf & PF_BRANCH) != 0:
-        fe[sm, warp] = -2  # the front end refills through the rename stage
+        if fe[sm, warp] != -2:  # the front end refills through the rename stage
+            arm = hs[16]
+            arm[wake[1], 0] = sm
+            arm[wake[1], 1] = warp
+            wake[1] += 1
+        fe[sm, warp] = -2
     i = rec % RING
     ring[sm, warp, i, 0] = rec
     for k in range(RING_OLD):
@@ -277,7 +286,8 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         hit = False
         if can and prm[P_NIRB] != 0:
             hit = _irb_probe(irb, clk, st, sm, prm[P_NIRB], pc, cols[r, COL_KEY],
-                             prm[P_TAG_MASK], prm[P_IRB_FAULT], rel) == 1
+                             prm[P_TAG_MASK], prm[P_IRB_FAULT], rel,
+                             _SALT_IRB + (prm[P_LAUNCH] << 20)) == 1
         if hit:
             mode = M_HIT
             st[_HIT] += 1
@@ -306,7 +316,7 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
             else:
                 uni = False
     if elig and nt > 0 and prm[P_ALU_FAULT] > 0:  # a single-bit fault in one lane's ALU
-        h = _hash3(_SALT_ALU, rec, sm)
+        h = _hash3(_SALT_ALU + (prm[P_LAUNCH] << 20), rec, sm)
         if np.int64(h & np.uint64(0xFFFFFFFF)) < prm[P_ALU_FAULT] * nt:
             st[_AFLT] += 1
             if mode & M_HIT:
@@ -436,17 +446,15 @@ def uv_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
 
 @jit
 def uv_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    """The rename stage: a warp's first issue attempt after a branch waits one cycle."""
+    """The rename stage: the first instruction fetched after a branch reaches the I-buffer at
+    cycle f (decode runs after issue: baseline issue from f + 1) and issues from f + 2."""
     fe = hs[13]
     t = fe[sm, warp]
-    if t == -1:
+    if t < 0:
         return True
-    if t == -2:
-        fe[sm, warp] = cycle + 1
-        hs[14][0] = cycle + 1
+    if cycle < t + 2:
+        hs[14][0] = t + 2
         hs[15][_RSTALL] += 1
-        return False
-    if cycle < t:
         return False
     fe[sm, warp] = -1
     return True
@@ -454,14 +462,31 @@ def uv_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
 
 @jit
 def uv_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
-    """A warp held by the rename stage must be simulated at its next cycle, not skipped."""
-    t = hs[14][0]
+    """Records the cycle an armed warp's refill reached its I-buffer; a warp the rename stage
+    holds must be simulated at its next cycle, not skipped."""
+    fe = hs[13]
+    wake = hs[14]
+    arm = hs[16]
+    view = hs[17]
+    k = 0
+    while k < wake[1]:
+        sm = arm[k, 0]
+        w = arm[k, 1]
+        if fe[sm, w] == -2 and view[sm, w, F_WARP_IBUF] == 0:
+            k += 1
+            continue
+        if fe[sm, w] == -2:
+            fe[sm, w] = cycle
+        wake[1] -= 1
+        arm[k, 0] = arm[wake[1], 0]
+        arm[k, 1] = arm[wake[1], 1]
+    t = wake[0]
     return t if t > cycle else INT64_MAX
 
 
 @jit
 def _reset_warp(hs, sm, warp):  # pragma: no cover - jit
-    _, _, _, _, _, utrk, srmap, stack, top, _, _, ring, live, fe, _, st = hs
+    _, _, _, _, _, utrk, srmap, stack, top, _, _, ring, live, fe, _, st = hs[:16]
     for reg in range(live.shape[2]):
         _close(live, st, sm, warp, reg)
         _free_sr(srmap, stack, top, st, sm, warp, reg)

@@ -25,6 +25,7 @@ from warpsim.mechanisms.uniform_vectors.state import (
     P_BCAST,
     P_DESIGN,
     P_IRB_FAULT,
+    P_LAUNCH,
     P_NIRB,
     P_NREGS,
     P_NSRF,
@@ -39,9 +40,14 @@ from warpsim.mechanisms.uniform_vectors.state import (
     make_arrays,
 )
 from warpsim.mechanisms.uniform_vectors.walk import walk_chunk
+from warpsim.timing.fields import F_WARP_IBUF
 from warpsim.timing.launch_info import LaunchInfo
 
 __all__ = ["UniformVectors"]
+
+_READ_ONLY_WARPS = np.zeros((1, 1, F_WARP_IBUF + 1), np.int64)
+_READ_ONLY_WARPS.setflags(write=False)
+"""The warp table's stand-in until ``bind_core`` (same numba type: read-only)."""
 
 
 class UniformVectors(Mechanism):
@@ -55,6 +61,8 @@ class UniformVectors(Mechanism):
         self.uv = cfg.uniform_vectors
         self._srf_peak = 0
         """Largest SRF occupancy of any SM over the launches so far."""
+        self._launches = 0
+        """Launches started (salts the fault draws)."""
         self.hooks = self.hooks._replace(
             on_issue=uh.uv_on_issue, unit_choice=uh.uv_unit_choice,
             operand_bank=uh.uv_operand_bank, dest_bank=uh.uv_dest_bank,
@@ -80,6 +88,8 @@ class UniformVectors(Mechanism):
         prm[P_RENAME] = int(uv.srf_rename_stage)
         prm[P_IRB_FAULT] = fault_threshold(uv.irb_fault_rate)
         prm[P_ALU_FAULT] = fault_threshold(uv.alu_fault_rate)
+        prm[P_LAUNCH] = self._launches
+        self._launches += 1
         if info.program is not None:
             pcf = decode_flags(info.program, info.tables.pc_info)
             n_values = np.asarray(info.program.n_values, np.int64)
@@ -94,6 +104,7 @@ class UniformVectors(Mechanism):
             "info": info, "prm": prm, "pcf": pcf, "n_values": n_values, "sbsrc": sbsrc,
             "sbdst": sbdst, "n_regs": n_regs, "n_sb": n_sb,
             "walk": np.zeros(len(WALK_STATS), np.int64),
+            "warp": _READ_ONLY_WARPS,
             "arrays": make_arrays(cfg.sm.n_sms, cfg.sm.n_max_warps, n_regs, n_sb,
                                   uv.n_irb_entries, uv.n_srf_entries, len(pcf)),
         }
@@ -111,15 +122,19 @@ class UniformVectors(Mechanism):
                    cols)
         return cols
 
+    def bind_core(self, launch_state: Any, core: Any) -> None:
+        """Keeps the warp table (read-only: the rename stage watches the I-buffers)."""
+        launch_state["warp"] = core.warp
+
     def hook_state(self, launch_state: Any, rec_cols: np.ndarray, rec_base: int) -> Any:
         ls = launch_state
         ls["prm"][P_REC_BASE] = rec_base
         return (ls["prm"], ls["pcf"], ls["sbsrc"], ls["sbdst"],
-                np.ascontiguousarray(rec_cols, np.int64), *ls["arrays"])
+                np.ascontiguousarray(rec_cols, np.int64), *ls["arrays"], ls["warp"])
 
     def finish_launch(self, launch_state: Any, counts: np.ndarray) -> dict[str, int | float]:
         ls = launch_state
-        stats = ls["arrays"][-1]
+        stats = ls["arrays"][-2]
         out: dict[str, int | float] = {n: int(v) for n, v in zip(WALK_STATS, ls["walk"],
                                                                strict=True)}
         out.update({n: int(v) for n, v in zip(HOOK_STATS, stats, strict=True)})

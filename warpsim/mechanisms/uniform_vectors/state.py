@@ -15,16 +15,17 @@ import numpy as np
 from warpsim.mechanisms.uniform_vectors.counters import HOOK_STATS
 
 __all__ = ["FAULT_ONE", "IRB_PC", "IRB_KEY", "IRB_STAMP", "M_COPY_SHIFT", "M_DST_SRF", "M_HIT",
-           "M_SCALAR", "N_PRM", "P_ALU_FAULT", "P_BCAST", "P_DESIGN", "P_IRB_FAULT", "P_NIRB",
-           "P_NREGS", "P_NSRF", "P_REC_BASE", "P_REL", "P_RELEASE_WB", "P_RENAME", "P_SCALAR",
-           "P_TAG_MASK", "RING", "RING_OLD", "fault_threshold", "make_arrays"]
+           "M_SCALAR", "N_PRM", "P_ALU_FAULT", "P_BCAST", "P_DESIGN", "P_IRB_FAULT", "P_LAUNCH",
+           "P_NIRB", "P_NREGS", "P_NSRF", "P_REC_BASE", "P_REL", "P_RELEASE_WB", "P_RENAME",
+           "P_SCALAR", "P_TAG_MASK", "RING", "RING_OLD", "fault_threshold", "make_arrays"]
 
 (P_DESIGN, P_SCALAR, P_NIRB, P_NSRF, P_REL, P_NREGS, P_REC_BASE, P_TAG_MASK, P_BCAST,
- P_RELEASE_WB, P_RENAME, P_IRB_FAULT, P_ALU_FAULT) = range(13)
-N_PRM = 13
+ P_RELEASE_WB, P_RENAME, P_IRB_FAULT, P_ALU_FAULT, P_LAUNCH) = range(14)
+N_PRM = 14
 """Parameter slots: design (1: srf), scalar issue, IRB entries (-1: oracle), SRF entries,
 reliability, registers per thread, first record of the hook state, partial-PC tag mask,
-broadcast tokens, SR release at WB, SRF rename stage, fault thresholds (``fault_threshold``)."""
+broadcast tokens, SR release at WB, SRF rename stage, fault thresholds (``fault_threshold``),
+the launch's index (salts the fault draws: launches of one kernel draw differently)."""
 
 FAULT_ONE = 1 << 32
 """Fault probabilities are fixed point: a 32-bit random draw below ``p * FAULT_ONE`` faults."""
@@ -60,8 +61,9 @@ def fault_threshold(p: float) -> int:
 def make_arrays(n_sms: int, n_warps: int, n_regs: int, n_sb: int, n_irb: int,
                 n_srf: int, n_pcs: int = 1) -> tuple[Any, ...]:
     """Fresh per-launch arrays: utrk, srmap, free stack, free top, irb (``n_irb`` entries, or
-    one per pc for the oracle, ``n_irb`` -1), irb clock, ring, live, front-end wait, wake-up
-    cycle, stats."""
+    one per pc for the oracle, ``n_irb`` -1), irb clock, ring, live, rename-stage state per
+    warp (-1 idle, -2 a branch issued, else the cycle its refill reached the I-buffer), the
+    wake-up cycle and the number of armed warps, stats, the armed warps."""
     stack = np.tile(np.arange(n_srf - 1, -1, -1, dtype=np.int32), (n_sms, 1))
     live = np.full((n_sms, n_warps, max(1, n_regs), 3), -1, np.int64)
     live[:, :, :, 2] = 0
@@ -73,6 +75,7 @@ def make_arrays(n_sms: int, n_warps: int, n_regs: int, n_sb: int, n_irb: int,
             np.zeros(n_sms, np.int64),                                  # irb LRU clock
             np.full((n_sms, n_warps, RING, 2 + RING_OLD), -1, np.int64),  # tag, mode, old SRs
             live,                                                       # def, use, protected
-            np.full((n_sms, n_warps), -1, np.int64),                    # rename-stage wait
-            np.full(1, np.iinfo(np.int64).max, np.int64),               # next wake-up cycle
-            np.zeros(len(HOOK_STATS), np.int64))
+            np.full((n_sms, n_warps), -1, np.int64),                    # rename stage
+            np.array([np.iinfo(np.int64).max, 0], np.int64),            # wake-up, n armed
+            np.zeros(len(HOOK_STATS), np.int64),
+            np.zeros((n_sms * n_warps, 2), np.int64))                   # armed (sm, warp)
