@@ -70,7 +70,7 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
     assert s["speedup_token_no_broadcast"] == pytest.approx(1000 / 820 - 1)
     # two benchmarks x 10 faults, 2 x (3 + 1) detected or masked
     assert s["fault_injection"]["alu_token"] == {"injected": 20, "detected_or_masked": 8,
-                                                 "ratio": 0.4}
+                                                 "ratio": 0.4, "ratio_gm": pytest.approx(0.4)}
     assert s["fault_injection"]["irb_token"]["parity_detected"] == 10
     assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
 

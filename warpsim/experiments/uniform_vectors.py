@@ -88,8 +88,14 @@ def _variants(per: dict[str, Any]) -> dict[str, Any]:
         n = tot(f"reliable_{d}", "alu_faults")
         safe = tot(f"reliable_{d}", "alu_faults_detected") + tot(f"reliable_{d}",
                                                                  "alu_faults_masked")
+        per_bench = [(p[f"reliable_{d}"]["faults"]["alu_faults_detected"]
+                      + p[f"reliable_{d}"]["faults"]["alu_faults_masked"])
+                     / p[f"reliable_{d}"]["faults"]["alu_faults"] for p in per.values()
+                     if f"reliable_{d}" in p and p[f"reliable_{d}"]["faults"]["alu_faults"]]
+        # ratio_gm compares with alu_coverage (the GM of the counted coverage)
         faults[f"alu_{d}"] = {"injected": n, "detected_or_masked": safe,
-                              "ratio": safe / n if n else float("nan")}
+                              "ratio": safe / n if n else float("nan"),
+                              "ratio_gm": gm_ratio(per_bench)}
     n = tot("irb_faults_token", "irb_faults")
     faults["irb_token"] = {"injected": n, "parity_detected": tot("irb_faults_token",
                                                                  "irb_parity_errors"),
