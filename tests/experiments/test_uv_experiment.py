@@ -72,6 +72,8 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
     assert s["fault_injection"]["alu_token"] == {"injected": 20, "detected_or_masked": 8,
                                                  "ratio": 0.4, "ratio_gm": pytest.approx(0.4)}
     assert s["fault_injection"]["irb_token"]["parity_detected"] == 10
+    assert s["storage_bits"]["combined"]["irb"] == 1192
+    assert s["storage_bits"]["reliable"]["irb"] == 1200
     assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
 
 

@@ -12,7 +12,7 @@ designs, with and without redundancy for reliability (spec §1.11); then the IRB
 ``vrf_coverage``, ``per_benchmark``, ``irb_size``, ``srf_size``, ``simd16``, ``failed``,
 ``paper``; beside the figures (``VARIANTS``): the oracle IRB's redundancy, the speedups without
 broadcast-path tokens, with SR release at WB and without the rename stage, and the injected
-faults with their detections (``fault_injection``).
+faults with their detections (``fault_injection``); ``storage_bits`` (the added structures).
 
 Follows: specs/xiang-simt-efficiency.md §1.11-§1.14; docs/reproductions/uniform-vectors.md.
 """
@@ -112,6 +112,17 @@ def _variants(per: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _storage() -> dict[str, dict[str, int]]:
+    """Bits per SM of the added structures on the GTX285 preset (Table 1)."""
+    from warpsim.arch import GTX285, apply_overrides
+    from warpsim.mechanisms.uniform_vectors.storage import storage_bits
+
+    on = ["uniform_vectors.enabled=true"]
+    return {"combined": storage_bits(apply_overrides(GTX285, on)),
+            "reliable": storage_bits(apply_overrides(
+                GTX285, [*on, "uniform_vectors.reliability=true"]))}
+
+
 def _gm(per: dict[str, Any], cfg: str, key: str) -> float:
     return gm_ratio([p[cfg][key] for p in per.values() if cfg in p])
 
@@ -166,6 +177,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "vrf_coverage": cov["token"]["vrf"], "vrf_coverage_srf": cov["srf"]["vrf"],
         "cow_ratio": _gm(per, "combined_token", "cow_ratio"),
         **_variants(per),
+        "storage_bits": _storage(),
         "per_benchmark": per,
         "failed": failed,
         "paper": PAPER,
