@@ -63,6 +63,8 @@ def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
                     "cow_ratio": r["cow_ratio"], "cow_all_ratio": r["cow_all_ratio"],
                     "detected": r["uv"].get("uv_detected_insts", 0),
                     "walk_true_uniform": r["uv"].get("uv_walk_true_uniform_insts", 0),
+                    # soundness: detected instructions whose result the trace finds non-uniform
+                    "detected_not_true": r["uv"].get("uv_walk_detected_not_true", 0),
                     "converted": r["uv"].get("uv_converted_insts", 0),
                     "irb_hits": r["uv"].get("uv_irb_hits", 0),
                     "srf_full": r["uv"].get("uv_not_converted_srf_full", 0),
@@ -176,6 +178,9 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "alu_coverage": cov["token"]["alu"], "alu_coverage_srf": cov["srf"]["alu"],
         "vrf_coverage": cov["token"]["vrf"], "vrf_coverage_srf": cov["srf"]["vrf"],
         "cow_ratio": _gm(per, "combined_token", "cow_ratio"),
+        "detected_not_true": sum(p[c]["detected_not_true"] for p in per.values()
+                                 for c in p if isinstance(p[c], dict) and "detected_not_true"
+                                 in p[c]),
         **_variants(per),
         "storage_bits": _storage(),
         "per_benchmark": per,
