@@ -12,6 +12,8 @@ Follows: specs/xiang-simt-efficiency.md §1.4 (is_uniform_operand, the excluded 
       tracked uniform result; stores, branches, barriers and exits are excluded (no result).
   [A] Immediates, symbols (addresses of variables and parameters) are uniform sources.
   [A] A local-memory load is never uniform (one address names each thread's own word).
+  [A] An instruction whose register sources the scoreboard tables do not list (the timing
+      model drops a dead result's operands) is never uniform: decode cannot see its sources.
 """
 
 from __future__ import annotations
@@ -55,9 +57,13 @@ def _operands(inst: Any) -> list[Any]:
     return out
 
 
-def decode_flags(program: Any, pc_info: np.ndarray) -> np.ndarray:
+def decode_flags(program: Any, pc_info: np.ndarray, pc_sbsrc: np.ndarray | None = None
+                 ) -> np.ndarray:
     """``flags[pc]`` (int64, ``PF_*`` bits) for every instruction of ``program`` (and the exit
-    pc one past the end: 0); ``pc_info`` is the static table (``timing.static``)."""
+    pc one past the end: 0); ``pc_info`` and ``pc_sbsrc`` are the static tables
+    (``timing.static``): an instruction with register sources of which the scoreboard lists
+    none (a dead result's instruction) cannot be checked by the token logic, so it is never
+    uniform [A]."""
     from warpsim.timing.fields import F_PC_FLAGS, F_PC_NDST, F_PC_OPCLASS
 
     n = len(program.insts)
@@ -65,9 +71,13 @@ def decode_flags(program: Any, pc_info: np.ndarray) -> np.ndarray:
     ctrl = tc.F_BRANCH | tc.F_BARRIER | tc.F_BAR_ARRIVE | tc.F_EXIT
     for pc, inst in enumerate(program.insts):
         f = 0
+        n_reg = int(inst.guard >= 0)
         for op in _operands(inst):
             if op.kind is OpKind.SPECIAL and not _special_uniform(op.name):
                 f |= PF_TIDDEP
+            n_reg += op.kind is OpKind.REG
+        if pc_sbsrc is not None and n_reg > 0 and pc < pc_sbsrc.shape[0] and pc_sbsrc[pc, 0] < 0:
+            f |= PF_TIDDEP
         opc = int(pc_info[pc, F_PC_OPCLASS])
         if inst.opcode in _WARP_OPS:
             f |= PF_TIDDEP

@@ -238,9 +238,8 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
             wake[1] += 1
         fe[sm, warp] = -2
     i = rec % RING
+    _release_ring(ring, stack, top, st, sm, warp, i)  # an older record's SRs, never left held
     ring[sm, warp, i, 0] = rec
-    for k in range(RING_OLD):
-        ring[sm, warp, i, 2 + k] = -1
     uni = full and (pf & (PF_ELIG | PF_LOAD)) != 0 and (pf & PF_TIDDEP) == 0
     n_src = 0
     n_usrc = 0

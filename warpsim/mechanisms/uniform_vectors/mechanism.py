@@ -91,7 +91,7 @@ class UniformVectors(Mechanism):
         prm[P_LAUNCH] = self._launches
         self._launches += 1
         if info.program is not None:
-            pcf = decode_flags(info.program, info.tables.pc_info)
+            pcf = decode_flags(info.program, info.tables.pc_info, info.tables.pc_sbsrc)
             n_values = np.asarray(info.program.n_values, np.int64)
         else:
             pcf = np.zeros(1, np.int64)

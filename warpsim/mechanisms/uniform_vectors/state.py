@@ -63,7 +63,8 @@ def make_arrays(n_sms: int, n_warps: int, n_regs: int, n_sb: int, n_irb: int,
     """Fresh per-launch arrays: utrk, srmap, free stack, free top, irb (``n_irb`` entries, or
     one per pc for the oracle, ``n_irb`` -1), irb clock, ring, live, rename-stage state per
     warp (-1 idle, -2 a branch issued, else the cycle its refill reached the I-buffer), the
-    wake-up cycle and the number of armed warps, stats, the armed warps."""
+    wake-up cycle and the number of armed warps, stats, the armed warps (a warp slot may be
+    listed twice for a cycle: its exit and a new warp's branch)."""
     stack = np.tile(np.arange(n_srf - 1, -1, -1, dtype=np.int32), (n_sms, 1))
     live = np.full((n_sms, n_warps, max(1, n_regs), 3), -1, np.int64)
     live[:, :, :, 2] = 0
@@ -78,4 +79,4 @@ def make_arrays(n_sms: int, n_warps: int, n_regs: int, n_sb: int, n_irb: int,
             np.full((n_sms, n_warps), -1, np.int64),                    # rename stage
             np.array([np.iinfo(np.int64).max, 0], np.int64),            # wake-up, n armed
             np.zeros(len(HOOK_STATS), np.int64),
-            np.zeros((n_sms * n_warps, 2), np.int64))                   # armed (sm, warp)
+            np.zeros((2 * n_sms * n_warps, 2), np.int64))               # armed (sm, warp)
