@@ -27,7 +27,8 @@ def _fake(sel, config, extra=()):
            "ipc": 3200 / c, "energy_j": 2.0, "dynamic_j": 1.0, "static_j": 1.0,
            "rf_alu_pj": 1e11 if config != "base" else 2e11, "rf_alu_base_pj": 2e11,
            "dram_row_acc_per_act": 2.0, "uv": {}, "wall_s": 0.0}
-    if config.startswith("reliable"):  # 10 faults: 3 detected, 1 masked
+    if config.startswith("reliable"):  # +0.001 J of lane energy; 10 faults: 3 detected, 1 masked
+        out["rf_alu_pj"] = 1.01e11
         out["uv"] = {"uv_alu_faults": 10, "uv_alu_faults_detected": 3,
                      "uv_alu_faults_masked": 1}
     if config == "irb_faults_token":
@@ -72,6 +73,9 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
     assert s["fault_injection"]["alu_token"] == {"injected": 20, "detected_or_masked": 8,
                                                  "ratio": 0.4, "ratio_gm": pytest.approx(0.4)}
     assert s["fault_injection"]["irb_token"]["parity_detected"] == 10
+    # reliable: dynamic 1 - 0.099 J against Combined's 1 - 0.1 J; total 2 - 0.099 vs 2 - 0.1
+    assert s["reliability_energy_overhead"]["dynamic_token"] == pytest.approx(0.901 / 0.9 - 1)
+    assert s["reliability_energy_overhead"]["total_srf"] == pytest.approx(1.901 / 1.9 - 1)
     assert s["storage_bits"]["combined"]["irb"] == 1192
     assert s["storage_bits"]["reliable"]["irb"] == 1200
     assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
