@@ -13,7 +13,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from uv_kernels import BLOCK_OFFSET, BROADCAST, INDEPENDENT_MOVS, LOOP_DIVERGE, SRF_RELEASE, run_ptx
+from uv_kernels import (
+    BLOCK_OFFSET,
+    BROADCAST,
+    INDEPENDENT_MOVS,
+    LOOP_DIVERGE,
+    SRF_RELEASE,
+    THREAD_PRIVATE,
+    run_ptx,
+)
 
 from warpsim.errors import ConfigError
 from warpsim.experiments.uv_analysis import coverage
@@ -116,3 +124,13 @@ def test_rename_stage_delays_the_refill_after_each_branch():
     # performance impact")
     assert 0 <= with_stage["gpu_sim_cycle"] - without["gpu_sim_cycle"] <= 3
     assert with_stage["opcoll_dispatch_stalls"] <= without["opcoll_dispatch_stalls"]
+
+
+def test_thread_private_values_are_never_detected():
+    st = _run(THREAD_PRIVATE, "uv_private", 1, 32)
+    # ld.param is the only uniform instruction: the local load (one address, each thread's
+    # own word), its add, and the folded abs of a tid-dependent value are not detected
+    assert st["uv_uniform_loads"] == 1
+    assert st["uv_detected_insts"] == st["uv_walk_detected_insts"] == 0
+    assert st["uv_walk_detected_not_true"] == 0
+    assert st["uv_broadcast_loads"] == 0
