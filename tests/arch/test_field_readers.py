@@ -111,7 +111,9 @@ READERS: dict[str, tuple[str, str]] = {
         "n_leader_coarse_sm", "queue_entries", "filter_entries", "pairing")},
     "uniform_vectors.enabled": (MECH + "registry.py", "enabled"),
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/mechanism.py", f) for f in (
-        "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability")},
+        "design", "scalar_issue", "n_irb_entries", "n_srf_entries", "reliability",
+        "broadcast_uniform", "srf_release", "srf_rename_stage", "irb_fault_rate",
+        "alu_fault_rate")},
     **{f"uniform_vectors.{f}": (MECH + "uniform_vectors/__init__.py", f) for f in (
         "srf_read_pj", "srf_write_pj", "irb_access_pj")},
     "wir.enabled": (MECH + "registry.py", "enabled"),

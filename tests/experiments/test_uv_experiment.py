@@ -15,7 +15,8 @@ from warpsim.runner.reproduce import list_reproductions
 
 CYCLES = {"base": 1000, "intra_token": 900, "inter_token": 950, "combined_token": 800,
           "intra_srf": 920, "inter_srf": 950, "combined_srf": 850, "reliable_token": 800,
-          "reliable_srf": 850}
+          "reliable_srf": 850, "oracle_token": 780, "nobcast_token": 820, "wb_srf": 860,
+          "norename_srf": 840, "irb_faults_token": 810}
 
 
 def _fake(sel, config, extra=()):
@@ -26,8 +27,17 @@ def _fake(sel, config, extra=()):
            "ipc": 3200 / c, "energy_j": 2.0, "dynamic_j": 1.0, "static_j": 1.0,
            "rf_alu_pj": 1e11 if config != "base" else 2e11, "rf_alu_base_pj": 2e11,
            "dram_row_acc_per_act": 2.0, "uv": {}, "wall_s": 0.0}
+    if config.startswith("reliable"):  # +0.001 J of lane energy; 10 faults: 3 detected, 1 masked
+        out["rf_alu_pj"] = 1.01e11
+        out["uv"] = {"uv_alu_faults": 10, "uv_alu_faults_detected": 3,
+                     "uv_alu_faults_masked": 1}
+    if config == "irb_faults_token":
+        out["uv"] = {"uv_irb_faults": 5, "uv_irb_parity_errors": 5}
     if config != "base":
         out["redundancy"] = {"intra": 0.31, "inter": 0.32, "combined": 0.32, "intra_true": 0.4}
+        if config == "oracle_token":
+            out["redundancy"] = {"intra": 0.31, "inter": 0.64, "combined": 0.33,
+                                 "intra_true": 0.4}
         out["coverage"] = {"alu": 0.25, "vrf": 0.5}
         out["cow_ratio"] = 0.0
         out["cow_all_ratio"] = 0.0
@@ -54,6 +64,20 @@ def test_summary_has_the_issue_keys_and_hand_computed_values(tmp_path):
     assert s["srf_size"]["16"] == pytest.approx(1000 / 900 - 1)
     assert s["srf_size"]["128"] == pytest.approx(1000 / 850 - 1)
     assert s["srf_size"]["unlimited"] == pytest.approx(0.25)
+    assert s["inter_redundancy_oracle"] == pytest.approx(0.64)
+    assert s["speedup_token_oracle_irb"] == pytest.approx(1000 / 780 - 1)
+    assert s["speedup_srf_release_wb"] == pytest.approx(1000 / 860 - 1)
+    assert s["speedup_srf_no_rename_stage"] == pytest.approx(1000 / 840 - 1)
+    assert s["speedup_token_no_broadcast"] == pytest.approx(1000 / 820 - 1)
+    # two benchmarks x 10 faults, 2 x (3 + 1) detected or masked
+    assert s["fault_injection"]["alu_token"] == {"injected": 20, "detected_or_masked": 8,
+                                                 "ratio": 0.4, "ratio_gm": pytest.approx(0.4)}
+    assert s["fault_injection"]["irb_token"]["parity_detected"] == 10
+    # reliable: dynamic 1 - 0.099 J against Combined's 1 - 0.1 J; total 2 - 0.099 vs 2 - 0.1
+    assert s["reliability_energy_overhead"]["dynamic_token"] == pytest.approx(0.901 / 0.9 - 1)
+    assert s["reliability_energy_overhead"]["total_srf"] == pytest.approx(1.901 / 1.9 - 1)
+    assert s["storage_bits"]["combined"]["irb"] == 1192
+    assert s["storage_bits"]["reliable"]["irb"] == 1200
     assert json.loads((tmp_path / "summary.json").read_text())["per_benchmark"]["a"]
 
 

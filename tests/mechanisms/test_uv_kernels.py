@@ -141,7 +141,9 @@ def test_converted_instructions_hold_the_issue_port_one_cycle():
 
 def test_mechanism_off_is_the_baseline_bit_for_bit():
     off = ["uniform_vectors.enabled=false", "uniform_vectors.design=srf",
-           "uniform_vectors.n_irb_entries=2", "uniform_vectors.reliability=true"]
+           "uniform_vectors.n_irb_entries=2", "uniform_vectors.reliability=true",
+           "uniform_vectors.srf_release=wb", "uniform_vectors.broadcast_uniform=false",
+           "uniform_vectors.irb_fault_rate=0.5", "uniform_vectors.alu_fault_rate=0.01"]
     base = run_ptx(LOOP_DIVERGE, "uv_loop", 1, 64, [])
     other = run_ptx(LOOP_DIVERGE, "uv_loop", 1, 64, off)
     volatile = ("wall", "_per_s", "compile")

@@ -85,3 +85,67 @@ def run_ptx(ptx: str, kernel: str, grid: int, block: int, overrides: list[str],
         out = dev.device_array(n_out, np.uint32)
         getattr(m, kernel)[grid, block](out)
         return dict(dev.stats)
+
+BROADCAST = HEAD + r"""
+.visible .entry uv_bcast(.param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 0;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r3, [%rd3];
+  add.s32 %r4, %r3, 1;
+  st.global.u32 [%rd3+4], %r4;
+  ret;
+}
+"""
+"""``tid & 0`` is 0 in every lane but decode cannot know (a %tid source): the address ``out +
+4 * 0`` is one value, so pc 5 is a broadcast load and only the broadcast path's token makes
+pc 6 detectable. Eligible per warp: pcs 1-4, 6; truly uniform: pcs 2-4, 6."""
+
+SRF_RELEASE = HEAD + r"""
+.visible .entry uv_release(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, 1;
+  add.s32 %r1, %r1, 1;
+  mov.u32 %r2, 3;
+  ld.param.u64 %rd1, [out];
+  st.global.v2.u32 [%rd1], {%r1, %r2};
+  ret;
+}
+"""
+"""With 2 scalar registers: pc 0 takes one, pc 1 (waits for %r1) pops the other and frees pc
+0's; pc 2, independent, issues while pc 1 is in flight: released at ID it finds a free SR,
+released at WB it does not."""
+
+THREAD_PRIVATE = HEAD + r"""
+.visible .entry uv_private(.param .u64 out)
+{
+  .local .align 4 .b8 buf[4];
+  .reg .b32 %r<5>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  st.local.u32 [buf], %r1;
+  ld.local.u32 %r2, [buf];
+  add.s32 %r3, %r2, 1;
+  cvt.rn.f32.u32 %f1, %r1;
+  abs.f32 %f2, %f1;
+  add.f32 %f3, %f2, 0f3F800000;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  st.global.f32 [%rd3+4], %f3;
+  ret;
+}
+"""
+"""Thread-private values behind uniform-looking instructions: ``ld.local [buf]`` has one
+address but each thread reads its own word (its tid), and ``abs.f32`` of a tid-dependent value
+is folded into its user as an operand modifier (no scoreboard sources). Neither, nor their
+users, may be detected uniform."""

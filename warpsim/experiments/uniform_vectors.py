@@ -10,7 +10,9 @@ designs, with and without redundancy for reliability (spec §1.11); then the IRB
 ``inter_redundancy``, ``combined_redundancy``, ``speedup_token``, ``speedup_srf``,
 ``dynamic_energy_saving_token``, ``dynamic_energy_saving_srf``, ``alu_coverage``,
 ``vrf_coverage``, ``per_benchmark``, ``irb_size``, ``srf_size``, ``simd16``, ``failed``,
-``paper``.
+``paper``; beside the figures (``VARIANTS``): the oracle IRB's redundancy, the speedups without
+broadcast-path tokens, with SR release at WB and without the rename stage, and the injected
+faults with their detections (``fault_injection``); ``storage_bits`` (the added structures).
 
 Follows: specs/xiang-simt-efficiency.md §1.11-§1.14; docs/reproductions/uniform-vectors.md.
 """
@@ -30,10 +32,11 @@ __all__ = ["reproduce_uniform_vectors", "run_experiment"]
 
 _log = logging.getLogger(__name__)
 
+VARIANTS = ("oracle_token", "nobcast_token", "wb_srf", "norename_srf", "irb_faults_token")
 MAIN = ("base", "intra_token", "inter_token", "combined_token", "intra_srf", "inter_srf",
-        "combined_srf", "reliable_token", "reliable_srf")
+        "combined_srf", "reliable_token", "reliable_srf", *VARIANTS)
 QUICK = ("base", "intra_token", "inter_token", "combined_token", "intra_srf", "combined_srf",
-         "reliable_token", "reliable_srf")
+         "reliable_token", "reliable_srf", *VARIANTS)
 IRB_SIZES = (2, 4, 16)
 SRF_SIZES = (16, 32, 64, 256)
 
@@ -60,20 +63,83 @@ def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
                     "cow_ratio": r["cow_ratio"], "cow_all_ratio": r["cow_all_ratio"],
                     "detected": r["uv"].get("uv_detected_insts", 0),
                     "walk_true_uniform": r["uv"].get("uv_walk_true_uniform_insts", 0),
+                    # soundness: detected instructions whose result the trace finds non-uniform
+                    "detected_not_true": r["uv"].get("uv_walk_detected_not_true", 0),
                     "converted": r["uv"].get("uv_converted_insts", 0),
                     "irb_hits": r["uv"].get("uv_irb_hits", 0),
                     "srf_full": r["uv"].get("uv_not_converted_srf_full", 0),
-                    "srf_peak": r["uv"].get("uv_srf_peak_occupancy", 0)}
+                    "srf_peak": r["uv"].get("uv_srf_peak_occupancy", 0),
+                    "broadcast_loads": r["uv"].get("uv_broadcast_loads", 0),
+                    "faults": {k: r["uv"].get(f"uv_{k}", 0) for k in _FAULT_STATS}}
     return out
+
+
+_FAULT_STATS = ("alu_faults", "alu_faults_detected", "alu_faults_masked", "irb_faults",
+                "irb_parity_errors", "irb_silent_corruptions")
+
+
+def _variants(per: dict[str, Any]) -> dict[str, Any]:
+    """The design points beside the figures: the oracle IRB's Fig. 2 ratios, the speedups
+    without broadcast-path tokens, with SR release at WB and without the rename stage, the
+    faults injected into the reliable runs with their detections, and the energy overhead of
+    the redundancy (reliable over Combined, Fig. 16's text: +0.29 / +0.17 % dynamic)."""
+    def tot(cfg: str, key: str) -> int:
+        return sum(p[cfg]["faults"][key] for p in per.values() if cfg in p)
+
+    faults = {}
+    for d in ("token", "srf"):
+        n = tot(f"reliable_{d}", "alu_faults")
+        safe = tot(f"reliable_{d}", "alu_faults_detected") + tot(f"reliable_{d}",
+                                                                 "alu_faults_masked")
+        per_bench = [(p[f"reliable_{d}"]["faults"]["alu_faults_detected"]
+                      + p[f"reliable_{d}"]["faults"]["alu_faults_masked"])
+                     / p[f"reliable_{d}"]["faults"]["alu_faults"] for p in per.values()
+                     if f"reliable_{d}" in p and p[f"reliable_{d}"]["faults"]["alu_faults"]]
+        # ratio_gm compares with alu_coverage (the GM of the counted coverage)
+        faults[f"alu_{d}"] = {"injected": n, "detected_or_masked": safe,
+                              "ratio": safe / n if n else float("nan"),
+                              "ratio_gm": gm_ratio(per_bench)}
+    n = tot("irb_faults_token", "irb_faults")
+    faults["irb_token"] = {"injected": n, "parity_detected": tot("irb_faults_token",
+                                                                 "irb_parity_errors"),
+                           "speedup": _gm(per, "irb_faults_token", "speedup")}
+    overhead = {}
+    for d in ("token", "srf"):
+        for kind, key in (("dynamic", "dynamic_energy_saving"), ("total", "energy_saving")):
+            # E(reliable) / E(combined) - 1 from the savings over the same baseline
+            overhead[f"{kind}_{d}"] = gm_ratio([
+                (1.0 - p[f"reliable_{d}"][key]) / (1.0 - p[f"combined_{d}"][key]) - 1.0
+                for p in per.values() if f"reliable_{d}" in p and f"combined_{d}" in p])
+    return {
+        "reliability_energy_overhead": overhead,
+        "inter_redundancy_oracle": _gm_red(per, "inter", "oracle_token"),
+        "combined_redundancy_oracle": _gm_red(per, "combined", "oracle_token"),
+        "speedup_token_oracle_irb": _gm(per, "oracle_token", "speedup"),
+        "speedup_token_no_broadcast": _gm(per, "nobcast_token", "speedup"),
+        "intra_redundancy_no_broadcast": _gm_red(per, "intra", "nobcast_token"),
+        "speedup_srf_release_wb": _gm(per, "wb_srf", "speedup"),
+        "speedup_srf_no_rename_stage": _gm(per, "norename_srf", "speedup"),
+        "fault_injection": faults,
+    }
+
+
+def _storage() -> dict[str, dict[str, int]]:
+    """Bits per SM of the added structures on the GTX285 preset (Table 1)."""
+    from warpsim.arch import GTX285, apply_overrides
+    from warpsim.mechanisms.uniform_vectors.storage import storage_bits
+
+    on = ["uniform_vectors.enabled=true"]
+    return {"combined": storage_bits(apply_overrides(GTX285, on)),
+            "reliable": storage_bits(apply_overrides(
+                GTX285, [*on, "uniform_vectors.reliability=true"]))}
 
 
 def _gm(per: dict[str, Any], cfg: str, key: str) -> float:
     return gm_ratio([p[cfg][key] for p in per.values() if cfg in p])
 
 
-def _gm_red(per: dict[str, Any], kind: str) -> float:
-    return gm_ratio([p["combined_token"]["redundancy"][kind] for p in per.values()
-                     if "combined_token" in p])
+def _gm_red(per: dict[str, Any], kind: str, cfg: str = "combined_token") -> float:
+    return gm_ratio([p[cfg]["redundancy"][kind] for p in per.values() if cfg in p])
 
 
 def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
@@ -121,6 +187,11 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "alu_coverage": cov["token"]["alu"], "alu_coverage_srf": cov["srf"]["alu"],
         "vrf_coverage": cov["token"]["vrf"], "vrf_coverage_srf": cov["srf"]["vrf"],
         "cow_ratio": _gm(per, "combined_token", "cow_ratio"),
+        "detected_not_true": sum(p[c]["detected_not_true"] for p in per.values()
+                                 for c in p if isinstance(p[c], dict) and "detected_not_true"
+                                 in p[c]),
+        **_variants(per),
+        "storage_bits": _storage(),
         "per_benchmark": per,
         "failed": failed,
         "paper": PAPER,

@@ -15,10 +15,16 @@ from typing import Any
 
 from warpsim.experiments.uv_analysis import coverage, redundancy, rf_alu_energy_pj
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "CONFIGS", "SIMD16", "BenchSel", "overrides_of",
-           "run_one"]
+__all__ = ["ALU_FAULT_RATE", "BENCH_FULL", "BENCH_QUICK", "CONFIGS", "IRB_FAULT_RATE", "SIMD16",
+           "BenchSel", "overrides_of", "run_one"]
 
 _ON = ("uniform_vectors.enabled=true",)
+ALU_FAULT_RATE = 1 / 64
+"""[A] Faults per thread ALU operation in the reliable runs (about one per two warp
+instructions: a sample of the instruction stream, not a physical rate)."""
+IRB_FAULT_RATE = 0.01
+"""[A] Faulty entries per IRB tag hit in the ``irb_faults_token`` run."""
+_ALU_FAULTS = f"uniform_vectors.alu_fault_rate={ALU_FAULT_RATE}"
 CONFIGS: dict[str, tuple[str, ...]] = {
     "base": (),
     "intra_token": (*_ON, "uniform_vectors.n_irb_entries=0"),
@@ -27,11 +33,22 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "intra_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.n_irb_entries=0"),
     "inter_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.scalar_issue=false"),
     "combined_srf": (*_ON, "uniform_vectors.design=srf"),
-    "reliable_token": (*_ON, "uniform_vectors.reliability=true"),
-    "reliable_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.reliability=true"),
+    "reliable_token": (*_ON, "uniform_vectors.reliability=true", _ALU_FAULTS),
+    "reliable_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.reliability=true",
+                     _ALU_FAULTS),
+    # design points beside the dissertation's figures
+    "oracle_token": (*_ON, "uniform_vectors.n_irb_entries=-1"),
+    "nobcast_token": (*_ON, "uniform_vectors.broadcast_uniform=false"),
+    "wb_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.srf_release=wb"),
+    "norename_srf": (*_ON, "uniform_vectors.design=srf", "uniform_vectors.srf_rename_stage=false"),
+    "irb_faults_token": (*_ON, "uniform_vectors.reliability=true",
+                         f"uniform_vectors.irb_fault_rate={IRB_FAULT_RATE}"),
 }
 """The dissertation's configurations (spec §1.11); ``inter_srf`` runs as ``inter_token`` in
-this model (no conversion: the designs differ only in where a hit's result is written)."""
+this model (no conversion: the designs differ only in where a hit's result is written). The
+reliable runs inject ALU lane faults (no timing effect: counted detections, spec §1.9); the
+variants: the oracle IRB (Fig. 2's inter-warp bound), no broadcast-path tokens, SR release at
+WB, no rename stage, and IRB parity faults."""
 
 SIMD16 = ("sm.n_sms=15", "pipelines.fp32.initiation_interval_cycles=2",
           "pipelines.int32.initiation_interval_cycles=2")

@@ -18,8 +18,8 @@ from warpsim.mechanisms.spec import MechanismSpec
 __all__ = ["ENERGY", "HOOKS", "NAME", "SPEC"]
 
 NAME = "uniform_vectors"
-HOOKS = ("on_warp_launch", "on_warp_exit", "on_issue", "operand_bank", "unit_choice",
-         "dest_bank")
+HOOKS = ("on_warp_launch", "on_warp_exit", "can_issue", "on_issue", "operand_bank",
+         "unit_choice", "dest_bank", "on_retire", "on_cycle_end")
 """The hook points it implements (``mechanisms/hooks.py``)."""
 ENERGY = (("uv_srf_reads", "srf_read_pj"), ("uv_srf_writes", "srf_write_pj"),
           ("uv_irb_lookups", "irb_access_pj"), ("uv_irb_fills", "irb_access_pj"))

@@ -6,11 +6,17 @@ Follows: specs/xiang-simt-efficiency.md §1.4-§1.10 and the dissertation §2.3-
 ``on_issue`` (detection in program order per warp; an IRB hit completes the next cycle with no
 unit or register write), ``unit_choice`` (a converted instruction holds its unit one cycle
 instead of warpsize/NumSP; a copy-on-write move adds one vector issue), ``operand_bank`` /
-``dest_bank`` (SRF operands bypass the banked vector file), ``on_warp_launch`` /
-``on_warp_exit`` (token bits reset, SRs released).
+``dest_bank`` (SRF operands bypass the banked vector file), ``can_issue`` / ``on_cycle_end``
+(the SRF design's rename stage: one more front-end cycle after a branch), ``on_retire`` (SR
+release at WB), ``on_warp_launch`` / ``on_warp_exit`` (token bits reset, SRs released).
 Assumptions:
-  [A] SRs are released at the issue (ID) of the redefining instruction, as the text says, and
-      all of a warp's SRs at its exit.
+  [A] SRs are released at the issue (ID) of the redefining instruction, as the text says
+      (``srf_release=id``), or when it retires (``wb``); all of a warp's SRs at its exit.
+  [A] The rename stage adds one cycle to the front-end refill after a branch: the first
+      instruction fetched after it issues one cycle later than the engine's earliest issue
+      (``on_cycle_end`` sees the refill reach the I-buffer in the read-only warp table).
+  [A] Faults are drawn from a hash of (SM, lookup count) for the IRB and of the record for an
+      ALU fault: deterministic, no state shared between runs.
   [A] The IRB probe is resolved at issue with the trace's values (spec §1.15 item 5).
   [A] A copy-on-write move occupies the unit like one more vector instruction (ii cycles).
   [A] VRF coverage: a register is live from its definition's issue to the issue of its last
@@ -23,8 +29,15 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim._jit import jit
-from warpsim.mechanisms.uniform_vectors.counters import COL_FLAGS, COL_KEY, COL_NTHR, RF_FULL, H
-from warpsim.mechanisms.uniform_vectors.decode import PF_ELIG, PF_LOAD, PF_TIDDEP
+from warpsim.mechanisms.uniform_vectors.counters import (
+    COL_FLAGS,
+    COL_KEY,
+    COL_NTHR,
+    RF_BCAST,
+    RF_FULL,
+    H,
+)
+from warpsim.mechanisms.uniform_vectors.decode import PF_BRANCH, PF_ELIG, PF_LOAD, PF_TIDDEP
 from warpsim.mechanisms.uniform_vectors.state import (
     IRB_KEY,
     IRB_PC,
@@ -33,20 +46,28 @@ from warpsim.mechanisms.uniform_vectors.state import (
     M_DST_SRF,
     M_HIT,
     M_SCALAR,
+    P_ALU_FAULT,
+    P_BCAST,
     P_DESIGN,
+    P_IRB_FAULT,
+    P_LAUNCH,
     P_NIRB,
     P_NREGS,
     P_NSRF,
     P_REC_BASE,
     P_REL,
+    P_RELEASE_WB,
+    P_RENAME,
     P_SCALAR,
     P_TAG_MASK,
     RING,
+    RING_OLD,
 )
-from warpsim.timing.consts import ISSUE_COMPLETE, ISSUE_EXECUTE
+from warpsim.timing.consts import INT64_MAX, ISSUE_COMPLETE, ISSUE_EXECUTE
+from warpsim.timing.fields import F_WARP_IBUF
 
-__all__ = ["uv_dest_bank", "uv_on_issue", "uv_on_warp_exit", "uv_on_warp_launch",
-           "uv_operand_bank", "uv_unit_choice"]
+__all__ = ["uv_can_issue", "uv_dest_bank", "uv_on_cycle_end", "uv_on_issue", "uv_on_retire",
+           "uv_on_warp_exit", "uv_on_warp_launch", "uv_operand_bank", "uv_unit_choice"]
 
 _DET, _CONV, _FULLSRF = H["uv_detected_insts"], H["uv_converted_insts"], H[
     "uv_not_converted_srf_full"]
@@ -67,6 +88,28 @@ _BCAST, _SISS, _APROT, _ATOT = (H["uv_broadcast_operands"], H["uv_scalar_issues"
                                 H["uv_alu_ops_protected"], H["uv_alu_ops_total"])
 _LIVE, _PLIVE, _PEAK = (H["uv_vrf_live_cycles"], H["uv_vrf_protected_live_cycles"],
                         H["uv_srf_peak_occupancy"])
+_BCLD, _IFLT, _PAR, _SIL = (H["uv_broadcast_loads"], H["uv_irb_faults"], H["uv_irb_parity_errors"],
+                            H["uv_irb_silent_corruptions"])
+_AFLT, _ADET, _AMASK = H["uv_alu_faults"], H["uv_alu_faults_detected"], H["uv_alu_faults_masked"]
+_RSTALL, _WBREL = H["uv_rename_stalls"], H["uv_srf_wb_releases"]
+
+IRB_ENTRY_BITS = 136
+"""Data bits of an IRB entry a fault may strike: 8-bit opcode, three 32-bit sources, the 32-bit
+result (spec §1.8; the 10-bit tag and the LRU bits are not modelled [A])."""
+IRB_RESULT_BIT0 = 104
+"""The result's bits are the last 32 of the entry."""
+_SALT_IRB = 0x5EED1
+_SALT_ALU = 0xA1F
+
+
+@jit
+def _hash3(a, b, c):  # pragma: no cover - jit
+    """splitmix64 of three integers: the deterministic draw of a fault."""
+    z = (np.uint64(a) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(b) * np.uint64(0xBF58476D1CE4E5B9)
+         + np.uint64(c) * np.uint64(0x94D049BB133111EB))
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 @jit
@@ -94,42 +137,91 @@ def _free_sr(srmap, stack, top, st, sm, w, reg):  # pragma: no cover - jit
 
 
 @jit
-def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask):  # pragma: no cover - jit
-    """Look ``pc``/``key`` up in SM ``sm``'s reuse buffer; True on a reuse hit. A tag hit with
-    other values updates the entry, a miss fills the LRU (or an invalid) entry."""
+def _defer_sr(srmap, stack, top, st, ring, sm, w, i, reg):  # pragma: no cover - jit
+    """Unmap (sm, w, reg)'s SR now and release it when ring entry ``i`` retires (WB); the
+    entry holds ``RING_OLD`` of them, a further one is released now."""
+    for k in range(RING_OLD):
+        if ring[sm, w, i, 2 + k] < 0:
+            ring[sm, w, i, 2 + k] = srmap[sm, w, reg]
+            srmap[sm, w, reg] = -1
+            return
+    _free_sr(srmap, stack, top, st, sm, w, reg)
+
+
+@jit
+def _release_ring(ring, stack, top, st, sm, w, i):  # pragma: no cover - jit
+    for k in range(RING_OLD):
+        sr = ring[sm, w, i, 2 + k]
+        if sr >= 0:
+            stack[sm, top[sm]] = sr
+            top[sm] += 1
+            ring[sm, w, i, 2 + k] = -1
+            st[_SFREE] += 1
+            st[_WBREL] += 1
+
+
+@jit
+def _irb_probe(irb, clk, st, sm, n, pc, key, tag_mask, thr, rel, salt):  # pragma: no cover
+    """Look ``pc``/``key`` up in SM ``sm``'s reuse buffer (``n`` entries; -1: the oracle, one
+    entry per pc). 1: a reuse hit; 0: no reuse (a tag hit with other values updates the entry, a
+    miss fills the LRU or an invalid entry); 2: a parity error (spec §1.9: the instruction
+    executes and the entry is updated). ``thr``: the fault threshold of a tag hit."""
     st[_LOOK] += 1
     clk[sm] += 1
     found = -1
-    for e in range(n):
-        if irb[sm, e, IRB_STAMP] > 0 and (irb[sm, e, IRB_PC] & tag_mask) == (pc & tag_mask):
-            found = e
-            break
+    if n < 0:
+        if irb[sm, pc, IRB_STAMP] > 0:
+            found = pc
+    else:
+        for e in range(n):
+            if irb[sm, e, IRB_STAMP] > 0 and (irb[sm, e, IRB_PC] & tag_mask) == (pc & tag_mask):
+                found = e
+                break
     if found >= 0:
         st[_TAGH] += 1
         irb[sm, found, IRB_STAMP] = clk[sm]
-        if irb[sm, found, IRB_KEY] == key:
-            return True
+        match = irb[sm, found, IRB_KEY] == key
+        if thr > 0:
+            h = _hash3(salt, sm, clk[sm])
+            if np.int64(h & np.uint64(0xFFFFFFFF)) < thr:
+                st[_IFLT] += 1
+                if rel:  # the parity bit detects the single flip
+                    st[_PAR] += 1
+                    st[_FILL] += 1
+                    irb[sm, found, IRB_PC] = pc
+                    irb[sm, found, IRB_KEY] = key
+                    return 2
+                if np.int64((h >> np.uint64(32)) % np.uint64(IRB_ENTRY_BITS)) >= IRB_RESULT_BIT0:
+                    if match:  # a wrong result is reused
+                        st[_SIL] += 1
+                else:  # an opcode or source bit: the compare fails
+                    match = False
+        if match:
+            return 1
         st[_MISM] += 1
         st[_FILL] += 1
         irb[sm, found, IRB_PC] = pc
         irb[sm, found, IRB_KEY] = key
-        return False
+        return 0
     st[_MISS] += 1
     st[_FILL] += 1
     v = 0
+    if n < 0:
+        v = pc
     for e in range(n):
         if irb[sm, e, IRB_STAMP] < irb[sm, v, IRB_STAMP]:
             v = e
     irb[sm, v, IRB_PC] = pc
     irb[sm, v, IRB_KEY] = key
     irb[sm, v, IRB_STAMP] = clk[sm]
-    return False
+    return 0
 
 
 @jit
 def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Decode-time uniform detection, conversion, IRB probe and register bookkeeping."""
-    prm, pcf, sbsrc, sbdst, cols, utrk, srmap, stack, top, irb, clk, ring, live, st = hs
+    prm, pcf, sbsrc, sbdst, cols, utrk, srmap, stack, top, irb, clk, ring, live, fe, wake, st = (
+        hs[:16])
     r = rec - prm[P_REC_BASE]
     full = (cols[r, COL_FLAGS] & RF_FULL) != 0
     nt = cols[r, COL_NTHR]
@@ -138,6 +230,16 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     srf = prm[P_DESIGN] == 1 and prm[P_SCALAR] != 0
     rel = prm[P_REL] != 0
     st[_TI] += nt
+    if srf and prm[P_RENAME] != 0 and (pf & PF_BRANCH) != 0:
+        if fe[sm, warp] != -2:  # the front end refills through the rename stage
+            arm = hs[16]
+            arm[wake[1], 0] = sm
+            arm[wake[1], 1] = warp
+            wake[1] += 1
+        fe[sm, warp] = -2
+    i = rec % RING
+    _release_ring(ring, stack, top, st, sm, warp, i)  # an older record's SRs, never left held
+    ring[sm, warp, i, 0] = rec
     uni = full and (pf & (PF_ELIG | PF_LOAD)) != 0 and (pf & PF_TIDDEP) == 0
     n_src = 0
     n_usrc = 0
@@ -160,6 +262,11 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         if d < nregs:
             n_dst += 1
     elig = (pf & PF_ELIG) != 0
+    bcast = False
+    if (pf & PF_LOAD) != 0 and not uni and prm[P_BCAST] != 0 and (
+            cols[r, COL_FLAGS] & RF_BCAST) != 0:
+        uni = True  # the token set by the broadcast path
+        bcast = True
     mode = 0
     st[_BVRD] += nt * n_src
     st[_BVWR] += nt * n_dst
@@ -176,9 +283,10 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
             uni = False
             st[_FULLSRF] += 1
         hit = False
-        if can and prm[P_NIRB] > 0:
+        if can and prm[P_NIRB] != 0:
             hit = _irb_probe(irb, clk, st, sm, prm[P_NIRB], pc, cols[r, COL_KEY],
-                             prm[P_TAG_MASK])
+                             prm[P_TAG_MASK], prm[P_IRB_FAULT], rel,
+                             _SALT_IRB + (prm[P_LAUNCH] << 20)) == 1
         if hit:
             mode = M_HIT
             st[_HIT] += 1
@@ -200,12 +308,20 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     elif elig:
         st[_ALU] += nt
     elif uni:
-        st[_ULD] += 1
+        st[_BCLD if bcast else _ULD] += 1
         if srf:
             if top[sm] >= n_dst:
                 mode |= M_DST_SRF
             else:
                 uni = False
+    if elig and nt > 0 and prm[P_ALU_FAULT] > 0:  # a single-bit fault in one lane's ALU
+        h = _hash3(_SALT_ALU + (prm[P_LAUNCH] << 20), rec, sm)
+        if np.int64(h & np.uint64(0xFFFFFFFF)) < prm[P_ALU_FAULT] * nt:
+            st[_AFLT] += 1
+            if mode & M_HIT:
+                st[_AMASK] += 1  # no ALU computes a reused result
+            elif mode & M_SCALAR and rel:
+                st[_ADET] += 1   # the two lanes' results differ
     # operand reads: a tracked source is one lane (token, broadcast) or one SRF read
     if mode & M_HIT == 0:
         if mode & M_SCALAR:
@@ -260,7 +376,10 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
             live[sm, warp, d, 0] = cycle
             live[sm, warp, d, 2] = prot
             if srf:
-                _free_sr(srmap, stack, top, st, sm, warp, d)
+                if prm[P_RELEASE_WB] != 0 and srmap[sm, warp, d] >= 0:
+                    _defer_sr(srmap, stack, top, st, ring, sm, warp, i, d)
+                else:
+                    _free_sr(srmap, stack, top, st, sm, warp, d)
                 if uni:
                     top[sm] -= 1
                     srmap[sm, warp, d] = stack[sm, top[sm]]
@@ -275,8 +394,6 @@ def uv_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         utrk[sm, warp, d] = 1 if uni else 0
     if copies > 0:
         st[_COPY] += 1
-    i = rec % RING
-    ring[sm, warp, i, 0] = rec
     ring[sm, warp, i, 1] = mode | (copies << M_COPY_SHIFT)
     if mode & M_HIT:
         return ISSUE_COMPLETE, np.int64(cycle + 1)
@@ -318,12 +435,65 @@ def uv_dest_bank(hs, sm, warp, rec, reg, bank):  # pragma: no cover - jit
 
 
 @jit
+def uv_on_retire(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
+    """``srf_release=wb``: the redefined registers' old SRs return to the free list."""
+    ring = hs[11]
+    i = rec % RING
+    if ring[sm, warp, i, 0] == rec:
+        _release_ring(ring, hs[7], hs[8], hs[15], sm, warp, i)
+
+
+@jit
+def uv_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
+    """The rename stage: the first instruction fetched after a branch reaches the I-buffer at
+    cycle f (decode runs after issue: baseline issue from f + 1) and issues from f + 2."""
+    fe = hs[13]
+    t = fe[sm, warp]
+    if t < 0:
+        return True
+    if cycle < t + 2:
+        hs[14][0] = t + 2
+        hs[15][_RSTALL] += 1
+        return False
+    fe[sm, warp] = -1
+    return True
+
+
+@jit
+def uv_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
+    """Records the cycle an armed warp's refill reached its I-buffer; a warp the rename stage
+    holds must be simulated at its next cycle, not skipped."""
+    fe = hs[13]
+    wake = hs[14]
+    arm = hs[16]
+    view = hs[17]
+    k = 0
+    while k < wake[1]:
+        sm = arm[k, 0]
+        w = arm[k, 1]
+        if fe[sm, w] == -2 and view[sm, w, F_WARP_IBUF] == 0:
+            k += 1
+            continue
+        if fe[sm, w] == -2:
+            fe[sm, w] = cycle
+        wake[1] -= 1
+        arm[k, 0] = arm[wake[1], 0]
+        arm[k, 1] = arm[wake[1], 1]
+    t = wake[0]
+    return t if t > cycle else INT64_MAX
+
+
+@jit
 def _reset_warp(hs, sm, warp):  # pragma: no cover - jit
-    _, _, _, _, _, utrk, srmap, stack, top, _, _, _, live, st = hs
+    _, _, _, _, _, utrk, srmap, stack, top, _, _, ring, live, fe, _, st = hs[:16]
     for reg in range(live.shape[2]):
         _close(live, st, sm, warp, reg)
         _free_sr(srmap, stack, top, st, sm, warp, reg)
+    for i in range(RING):
+        _release_ring(ring, stack, top, st, sm, warp, i)
+        ring[sm, warp, i, 0] = -1
     utrk[sm, warp, :] = 0
+    fe[sm, warp] = -1
 
 
 @jit

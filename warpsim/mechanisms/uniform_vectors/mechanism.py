@@ -21,21 +21,33 @@ from warpsim.mechanisms.uniform_vectors.counters import HOOK_STATS, N_COLS, WALK
 from warpsim.mechanisms.uniform_vectors.decode import decode_flags
 from warpsim.mechanisms.uniform_vectors.state import (
     N_PRM,
+    P_ALU_FAULT,
+    P_BCAST,
     P_DESIGN,
+    P_IRB_FAULT,
+    P_LAUNCH,
     P_NIRB,
     P_NREGS,
     P_NSRF,
     P_REC_BASE,
     P_REL,
+    P_RELEASE_WB,
+    P_RENAME,
     P_SCALAR,
     P_TAG_MASK,
     PARTIAL_PC_BITS,
+    fault_threshold,
     make_arrays,
 )
 from warpsim.mechanisms.uniform_vectors.walk import walk_chunk
+from warpsim.timing.fields import F_WARP_IBUF
 from warpsim.timing.launch_info import LaunchInfo
 
 __all__ = ["UniformVectors"]
+
+_READ_ONLY_WARPS = np.zeros((1, 1, F_WARP_IBUF + 1), np.int64)
+_READ_ONLY_WARPS.setflags(write=False)
+"""The warp table's stand-in until ``bind_core`` (same numba type: read-only)."""
 
 
 class UniformVectors(Mechanism):
@@ -49,10 +61,14 @@ class UniformVectors(Mechanism):
         self.uv = cfg.uniform_vectors
         self._srf_peak = 0
         """Largest SRF occupancy of any SM over the launches so far."""
+        self._launches = 0
+        """Launches started (salts the fault draws)."""
         self.hooks = self.hooks._replace(
             on_issue=uh.uv_on_issue, unit_choice=uh.uv_unit_choice,
             operand_bank=uh.uv_operand_bank, dest_bank=uh.uv_dest_bank,
-            on_warp_launch=uh.uv_on_warp_launch, on_warp_exit=uh.uv_on_warp_exit)
+            on_warp_launch=uh.uv_on_warp_launch, on_warp_exit=uh.uv_on_warp_exit,
+            on_retire=uh.uv_on_retire, can_issue=uh.uv_can_issue,
+            on_cycle_end=uh.uv_on_cycle_end)
 
     def start_launch(self, info: LaunchInfo) -> dict[str, Any]:
         cfg = info.cfg
@@ -67,8 +83,15 @@ class UniformVectors(Mechanism):
         prm[P_REL] = int(uv.reliability)
         prm[P_NREGS] = n_regs
         prm[P_TAG_MASK] = (1 << PARTIAL_PC_BITS) - 1
+        prm[P_BCAST] = int(uv.broadcast_uniform)
+        prm[P_RELEASE_WB] = int(uv.srf_release == "wb")
+        prm[P_RENAME] = int(uv.srf_rename_stage)
+        prm[P_IRB_FAULT] = fault_threshold(uv.irb_fault_rate)
+        prm[P_ALU_FAULT] = fault_threshold(uv.alu_fault_rate)
+        prm[P_LAUNCH] = self._launches
+        self._launches += 1
         if info.program is not None:
-            pcf = decode_flags(info.program, info.tables.pc_info)
+            pcf = decode_flags(info.program, info.tables.pc_info, info.tables.pc_sbsrc)
             n_values = np.asarray(info.program.n_values, np.int64)
         else:
             pcf = np.zeros(1, np.int64)
@@ -81,8 +104,9 @@ class UniformVectors(Mechanism):
             "info": info, "prm": prm, "pcf": pcf, "n_values": n_values, "sbsrc": sbsrc,
             "sbdst": sbdst, "n_regs": n_regs, "n_sb": n_sb,
             "walk": np.zeros(len(WALK_STATS), np.int64),
+            "warp": _READ_ONLY_WARPS,
             "arrays": make_arrays(cfg.sm.n_sms, cfg.sm.n_max_warps, n_regs, n_sb,
-                                  uv.n_irb_entries, uv.n_srf_entries),
+                                  uv.n_irb_entries, uv.n_srf_entries, len(pcf)),
         }
 
     def record_columns(self, launch_state: Any, chunk: Any) -> np.ndarray:
@@ -94,18 +118,23 @@ class UniformVectors(Mechanism):
         walk_chunk(chunk.order, chunk.offsets, chunk.warp_in_cta, chunk.pc, chunk.mask,
                    chunk.exec_mask, chunk.val_start, chunk.sig, chunk.uniform, chunk.bdi,
                    ls["n_values"], ls["pcf"], ls["sbsrc"], ls["sbdst"], ls["n_regs"],
-                   ls["n_sb"], ls["info"].cta_threads, ls["walk"], cols)
+                   ls["n_sb"], ls["info"].cta_threads, bool(ls["prm"][P_BCAST]), ls["walk"],
+                   cols)
         return cols
+
+    def bind_core(self, launch_state: Any, core: Any) -> None:
+        """Keeps the warp table (read-only: the rename stage watches the I-buffers)."""
+        launch_state["warp"] = core.warp
 
     def hook_state(self, launch_state: Any, rec_cols: np.ndarray, rec_base: int) -> Any:
         ls = launch_state
         ls["prm"][P_REC_BASE] = rec_base
         return (ls["prm"], ls["pcf"], ls["sbsrc"], ls["sbdst"],
-                np.ascontiguousarray(rec_cols, np.int64), *ls["arrays"])
+                np.ascontiguousarray(rec_cols, np.int64), *ls["arrays"], ls["warp"])
 
     def finish_launch(self, launch_state: Any, counts: np.ndarray) -> dict[str, int | float]:
         ls = launch_state
-        stats = ls["arrays"][-1]
+        stats = ls["arrays"][-2]
         out: dict[str, int | float] = {n: int(v) for n, v in zip(WALK_STATS, ls["walk"],
                                                                strict=True)}
         out.update({n: int(v) for n, v in zip(HOOK_STATS, stats, strict=True)})

@@ -25,6 +25,7 @@ from warpsim.mechanisms.uniform_vectors.counters import (
     COL_FLAGS,
     COL_KEY,
     COL_NTHR,
+    RF_BCAST,
     RF_DET,
     RF_FULL,
     RF_TRUE,
@@ -39,6 +40,7 @@ _S_DET = W["uv_walk_detected_insts"]
 _S_TRUE = W["uv_walk_true_uniform_insts"]
 _S_BAD = W["uv_walk_detected_not_true"]
 _S_OPS = W["uv_walk_eligible_thread_ops"]
+_S_BCAST = W["uv_walk_broadcast_loads"]
 
 _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -62,14 +64,17 @@ def _mix(h, v):  # pragma: no cover - jit
 
 @jit
 def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, sig, uniform,
-               bdi, n_values, pc_flags, pc_sbsrc, pc_sbdst, n_regs, n_sb, cta_threads, stats,
-               cols):  # pragma: no cover - jit
-    """Fill ``cols[i]`` for record ``order[i]`` and add the chunk's statistics to ``stats``."""
+               bdi, n_values, pc_flags, pc_sbsrc, pc_sbdst, n_regs, n_sb, cta_threads, bcast_on,
+               stats, cols):  # pragma: no cover - jit
+    """Fill ``cols[i]`` for record ``order[i]`` and add the chunk's statistics to ``stats``;
+    ``bcast_on``: a broadcast load's result is tracked (token set by the broadcast path)."""
     tok = np.zeros(max(1, n_sb), np.uint8)
     val = np.zeros(max(1, n_sb), np.uint64)
+    tval = np.zeros(max(1, n_sb), np.uint8)  # one value in every lane of the warp (trace)
     for w in range(offsets.shape[0] - 1):
         tok[:] = 0
         val[:] = 0
+        tval[:] = 0
         nthr = min(32, cta_threads - 32 * np.int64(warp_in_cta[w]))
         valid = np.uint32(0xFFFFFFFF) if nthr >= 32 else np.uint32((1 << max(nthr, 0)) - 1)
         for i in range(offsets[w], offsets[w + 1]):
@@ -80,6 +85,8 @@ def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, 
             flags = RF_FULL if full else 0
             nt = popcount32(exec_mask[r])
             uni = full and (pf & (PF_ELIG | PF_LOAD)) != 0 and (pf & PF_TIDDEP) == 0
+            # the broadcast path: a load whose address registers hold one value in every lane
+            bc = full and (pf & PF_LOAD) != 0 and (pf & PF_TIDDEP) == 0
             h = (np.uint64(pc) + np.uint64(1)) * _K1
             for k in range(pc_sbsrc.shape[1]):
                 s = pc_sbsrc[pc, k]
@@ -87,7 +94,18 @@ def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, 
                     break
                 if tok[s] == 0:
                     uni = False
+                if tval[s] == 0:
+                    bc = False
                 h = _mix(h, val[s])
+            if bc:
+                flags |= RF_BCAST
+                if not uni:
+                    stats[_S_BCAST] += 1
+            for k in range(pc_sbdst.shape[1]):  # redefined: one value only if traced so
+                d = pc_sbdst[pc, k]
+                if d < 0 or nt == 0:
+                    break
+                tval[d] = 0
             # results: register values in order, then predicates (BDI code 255)
             nv = n_values[pc]
             all_uni = nv > 0
@@ -116,6 +134,7 @@ def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, 
                     jr += 1
                 if d >= 0:
                     val[d] = sig[e]
+                    tval[d] = 1 if full and (uniform[e] & 1) else 0
             if pf & PF_ELIG:
                 stats[_S_ELIG] += 1
                 stats[_S_OPS] += nt
@@ -131,7 +150,7 @@ def walk_chunk(order, offsets, warp_in_cta, pc_col, mask, exec_mask, val_start, 
                 d = pc_sbdst[pc, k]
                 if d < 0 or nt == 0:  # no lane executes: nothing is written
                     break
-                tok[d] = 1 if uni else 0
+                tok[d] = 1 if uni or (bcast_on and (flags & RF_BCAST) != 0) else 0
             cols[i, COL_FLAGS] = flags
             cols[i, COL_KEY] = np.int64(h >> np.uint64(1))
             cols[i, COL_NTHR] = nt
