@@ -16,7 +16,7 @@ from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
 PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf",
                  "attributes", "graphs", "grid_sync", "surfaces", "host_register", "pools",
-                 "textures3d", "mma", "mipmap")
+                 "textures3d", "mma", "mipmap", "graph_memory")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)

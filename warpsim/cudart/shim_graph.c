@@ -7,6 +7,11 @@
  * instead of run; a kernel node keeps a copy of its parameter buffer (as CUDA copies the
  * arguments at capture), a copy node keeps its pointers (host data is read at launch, as in
  * CUDA). cudaGraphInstantiate copies the node list; cudaGraphLaunch runs it on the stream.
+ * Memory nodes (cudaMallocAsync / cudaFreeAsync while capturing, cudaGraphAddMemAllocNode /
+ * cudaGraphAddMemFreeNode): CUDA fixes a graph allocation's address when the node is made and
+ * its memory is valid from the alloc node to the free node of each launch; here the memory is
+ * allocated when the node is made and stays valid until the program ends (a free node, or a
+ * cudaFreeAsync / cudaFree of it, does nothing), which every correct program accepts.
  * Not supported (cudaErrorNotSupported from the generated stubs): node queries and edits,
  * child graphs, memcpy 3-D nodes, event nodes, conditional nodes. */
 
@@ -225,6 +230,76 @@ WS_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g
     ws_gnode n = {0};
     n.kind = WS_G_EMPTY;
     return ws_add_proto(node, graph, &n);
+}
+
+static struct { void **ptr; size_t n, cap, bytes, high; } ws_gmem;
+
+static cudaError_t ws_graph_malloc(void **devPtr, size_t size) {
+    cudaError_t e = cudaMalloc(devPtr, size);
+    if (e != cudaSuccess) return e;
+    pthread_mutex_lock(&ws_graph_lock);
+    if (ws_gmem.n == ws_gmem.cap) {
+        size_t cap = ws_gmem.cap ? 2 * ws_gmem.cap : 16;
+        void **p = realloc(ws_gmem.ptr, cap * sizeof *p);
+        if (p) { ws_gmem.ptr = p; ws_gmem.cap = cap; }
+    }
+    if (ws_gmem.n < ws_gmem.cap) ws_gmem.ptr[ws_gmem.n++] = *devPtr;
+    ws_gmem.bytes += size;
+    if (ws_gmem.bytes > ws_gmem.high) ws_gmem.high = ws_gmem.bytes;
+    pthread_mutex_unlock(&ws_graph_lock);
+    return cudaSuccess;
+}
+
+static int ws_graph_owns(const void *ptr) {
+    int on = 0;
+    pthread_mutex_lock(&ws_graph_lock);
+    for (size_t i = 0; i < ws_gmem.n && !on; i++) on = ws_gmem.ptr[i] == ptr;
+    pthread_mutex_unlock(&ws_graph_lock);
+    return on;
+}
+
+WS_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                               const cudaGraphNode_t *deps, size_t ndeps,
+                                               struct cudaMemAllocNodeParams *params) {
+    if (!params || params->poolProps.location.type != cudaMemLocationTypeDevice ||
+        params->poolProps.location.id != 0) return ws_ret(cudaErrorInvalidValue);
+    cudaError_t e = ws_graph_malloc(&params->dptr, params->bytesize);
+    if (e != cudaSuccess) return ws_ret(e);
+    return cudaGraphAddEmptyNode(node, graph, deps, ndeps);
+}
+
+WS_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                              const cudaGraphNode_t *deps, size_t ndeps,
+                                              void *dptr) {
+    if (!ws_graph_owns(dptr)) return ws_ret(cudaErrorInvalidValue);
+    return cudaGraphAddEmptyNode(node, graph, deps, ndeps);
+}
+
+WS_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device) {
+    return ws_ret(device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+WS_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType
+                                                     attr, void *value) {
+    if (device != 0) return ws_ret(cudaErrorInvalidDevice);
+    pthread_mutex_lock(&ws_graph_lock);
+    uint64_t v = attr == cudaGraphMemAttrUsedMemCurrent || attr == cudaGraphMemAttrReservedMemCurrent
+                 ? ws_gmem.bytes : ws_gmem.high;
+    pthread_mutex_unlock(&ws_graph_lock);
+    *(uint64_t *)value = v;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType
+                                                     attr, void *value) {
+    (void)value;
+    if (device != 0) return ws_ret(cudaErrorInvalidDevice);
+    if (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh)
+        return ws_ret(cudaErrorInvalidValue);
+    pthread_mutex_lock(&ws_graph_lock);
+    ws_gmem.high = ws_gmem.bytes;  /* reset the high watermark (the only value allowed: 0) */
+    pthread_mutex_unlock(&ws_graph_lock);
+    return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
