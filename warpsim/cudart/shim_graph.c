@@ -12,8 +12,13 @@
  * its memory is valid from the alloc node to the free node of each launch; here the memory is
  * allocated when the node is made and stays valid until the program ends (a free node, or a
  * cudaFreeAsync / cudaFree of it, does nothing), which every correct program accepts.
- * Not supported (cudaErrorNotSupported from the generated stubs): node queries and edits,
- * child graphs, memcpy 3-D nodes, event nodes, conditional nodes. */
+ * cudaGraphAddMemcpyNode keeps its cudaMemcpy3DParms and runs cudaMemcpy3DAsync at launch;
+ * cudaGraphClone copies the node list; cudaGraphExecKernelNodeSetParams replaces a kernel
+ * node's launch in an instantiated graph; cudaGraphExecUpdate takes a graph of the same
+ * nodes (count and kinds, node by node) into the instantiated one, else reports
+ * cudaGraphExecUpdateErrorTopologyChanged.
+ * Not supported (cudaErrorNotSupported from the generated stubs): node queries and other
+ * edits, child graphs, event nodes, conditional nodes. */
 
 typedef struct {
     int kind;  /* WS_G_* */
@@ -21,9 +26,10 @@ typedef struct {
     void *dst; const void *src; size_t count, pitch, width, height;
     enum cudaMemcpyKind mkind; unsigned int value, elem;
     cudaHostFn_t fn; cudaStreamCallback_t cb; void *user;
+    struct cudaMemcpy3DParms p3;
 } ws_gnode;
 
-enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY };
+enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY, WS_G_COPY3D };
 
 typedef struct { ws_gnode *nodes; size_t n, cap; } ws_graph;
 
@@ -224,6 +230,17 @@ WS_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t gr
     return ws_add_proto(node, graph, &n);
 }
 
+WS_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                             const cudaGraphNode_t *deps, size_t ndeps,
+                                             const struct cudaMemcpy3DParms *p) {
+    (void)deps; (void)ndeps;
+    if (!p) return ws_ret(cudaErrorInvalidValue);
+    ws_gnode n = {0};
+    n.kind = WS_G_COPY3D;
+    n.p3 = *p;
+    return ws_add_proto(node, graph, &n);
+}
+
 WS_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                             const cudaGraphNode_t *deps, size_t ndeps) {
     (void)deps; (void)ndeps;
@@ -329,12 +346,61 @@ static ws_graph *ws_graph_copy(const ws_graph *g) {
     return c;
 }
 
-static void ws_graph_free(ws_graph *g) {
-    if (!g) return;
+static void ws_graph_free_nodes(ws_graph *g) {
     for (size_t i = 0; i < g->n; i++)
         if (g->nodes[i].kind == WS_G_KERNEL) free(g->nodes[i].params);
     free(g->nodes);
+    g->nodes = NULL; g->n = g->cap = 0;
+}
+
+static void ws_graph_free(ws_graph *g) {
+    if (!g) return;
+    ws_graph_free_nodes(g);
     free(g);
+}
+
+WS_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t graph) {
+    if (!clone || !graph) return ws_ret(cudaErrorInvalidValue);
+    ws_graph *c = ws_graph_copy((ws_graph *)graph);
+    if (!c) return ws_ret(cudaErrorMemoryAllocation);
+    *clone = (cudaGraph_t)c;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
+                                                       cudaGraphNode_t node,
+                                                       const struct cudaKernelNodeParams *p) {
+    ws_graph *x = (ws_graph *)exec;
+    size_t i = (size_t)(uintptr_t)node;
+    if (!x || !p || i < 1 || i > x->n || x->nodes[i - 1].kind != WS_G_KERNEL)
+        return ws_ret(cudaErrorInvalidValue);
+    ws_graph tmp = {0};  /* build the new kernel node as cudaGraphAddKernelNode does */
+    cudaError_t e = cudaGraphAddKernelNode(NULL, (cudaGraph_t)&tmp, NULL, 0, p);
+    if (e != cudaSuccess) { ws_graph_free_nodes(&tmp); return e; }
+    free(x->nodes[i - 1].params);
+    x->nodes[i - 1] = tmp.nodes[0];
+    free(tmp.nodes);
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                          cudaGraphExecUpdateResultInfo *info) {
+    ws_graph *x = (ws_graph *)exec, *g = (ws_graph *)graph;
+    if (!x || !g) return ws_ret(cudaErrorInvalidValue);
+    int same = x->n == g->n;
+    for (size_t i = 0; same && i < g->n; i++) same = x->nodes[i].kind == g->nodes[i].kind;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->result = same ? cudaGraphExecUpdateSuccess
+                            : cudaGraphExecUpdateErrorTopologyChanged;
+    }
+    if (!same) return ws_ret(cudaErrorGraphExecUpdateFailure);
+    ws_graph *c = ws_graph_copy(g);
+    if (!c) return ws_ret(cudaErrorMemoryAllocation);
+    ws_graph_free_nodes(x);
+    x->nodes = c->nodes; x->n = c->n; x->cap = c->cap;
+    free(c);
+    return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
@@ -382,6 +448,9 @@ WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
             break;
         case WS_G_COPY:
             e = cudaMemcpyAsync(n->dst, n->src, n->count, n->mkind, stream);
+            break;
+        case WS_G_COPY3D:
+            e = cudaMemcpy3DAsync(&n->p3, stream);
             break;
         case WS_G_SET:
             e = ws_run_set(n, stream);
