@@ -16,7 +16,7 @@ from cudart_programs import PROGRAMS, exec_env, warpsim_exec
 
 PROGRAM_NAMES = ("memory", "symbols", "textures", "pipeline", "managed", "printf",
                  "attributes", "graphs", "grid_sync", "surfaces", "host_register", "pools",
-                 "textures3d", "mma", "mipmap")
+                 "textures3d", "mma", "mipmap", "graph_memory", "graph_update")
 
 
 @pytest.mark.parametrize("name", PROGRAM_NAMES)
@@ -66,7 +66,7 @@ def test_unsupported_call_fails_with_a_message_naming_it(build):
     proc = warpsim_exec("--", str(build("unsupported")))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == (PROGRAMS / "unsupported.expected").read_text()
-    assert "warpsim: cudaGraphClone is not supported" in proc.stderr
+    assert "warpsim: cudaGraphAddChildGraphNode is not supported" in proc.stderr
 
 
 @pytest.mark.parametrize("name", ["memory", "printf"])

@@ -323,6 +323,9 @@ static const struct { int code; const char *name, *text; } ws_errors[] = {
     {801, "cudaErrorNotSupported", "operation not supported"},
     {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is "
                                                "capturing"},
+    {910, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it "
+                                             "included changes which violated constraints "
+                                             "specific to instantiated graph update"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 

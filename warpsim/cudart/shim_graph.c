@@ -7,8 +7,18 @@
  * instead of run; a kernel node keeps a copy of its parameter buffer (as CUDA copies the
  * arguments at capture), a copy node keeps its pointers (host data is read at launch, as in
  * CUDA). cudaGraphInstantiate copies the node list; cudaGraphLaunch runs it on the stream.
- * Not supported (cudaErrorNotSupported from the generated stubs): node queries and edits,
- * child graphs, memcpy 3-D nodes, event nodes, conditional nodes. */
+ * Memory nodes (cudaMallocAsync / cudaFreeAsync while capturing, cudaGraphAddMemAllocNode /
+ * cudaGraphAddMemFreeNode): CUDA fixes a graph allocation's address when the node is made and
+ * its memory is valid from the alloc node to the free node of each launch; here the memory is
+ * allocated when the node is made and stays valid until the program ends (a free node, or a
+ * cudaFreeAsync / cudaFree of it, does nothing), which every correct program accepts.
+ * cudaGraphAddMemcpyNode keeps its cudaMemcpy3DParms and runs cudaMemcpy3DAsync at launch;
+ * cudaGraphClone copies the node list; cudaGraphExecKernelNodeSetParams replaces a kernel
+ * node's launch in an instantiated graph; cudaGraphExecUpdate takes a graph of the same
+ * nodes (count and kinds, node by node) into the instantiated one, else reports
+ * cudaGraphExecUpdateErrorTopologyChanged.
+ * Not supported (cudaErrorNotSupported from the generated stubs): node queries and other
+ * edits, child graphs, event nodes, conditional nodes. */
 
 typedef struct {
     int kind;  /* WS_G_* */
@@ -16,9 +26,10 @@ typedef struct {
     void *dst; const void *src; size_t count, pitch, width, height;
     enum cudaMemcpyKind mkind; unsigned int value, elem;
     cudaHostFn_t fn; cudaStreamCallback_t cb; void *user;
+    struct cudaMemcpy3DParms p3;
 } ws_gnode;
 
-enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY };
+enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY, WS_G_COPY3D };
 
 typedef struct { ws_gnode *nodes; size_t n, cap; } ws_graph;
 
@@ -219,12 +230,93 @@ WS_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t gr
     return ws_add_proto(node, graph, &n);
 }
 
+WS_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                             const cudaGraphNode_t *deps, size_t ndeps,
+                                             const struct cudaMemcpy3DParms *p) {
+    (void)deps; (void)ndeps;
+    if (!p) return ws_ret(cudaErrorInvalidValue);
+    ws_gnode n = {0};
+    n.kind = WS_G_COPY3D;
+    n.p3 = *p;
+    return ws_add_proto(node, graph, &n);
+}
+
 WS_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                             const cudaGraphNode_t *deps, size_t ndeps) {
     (void)deps; (void)ndeps;
     ws_gnode n = {0};
     n.kind = WS_G_EMPTY;
     return ws_add_proto(node, graph, &n);
+}
+
+static struct { void **ptr; size_t n, cap, bytes, high; } ws_gmem;
+
+static cudaError_t ws_graph_malloc(void **devPtr, size_t size) {
+    cudaError_t e = cudaMalloc(devPtr, size);
+    if (e != cudaSuccess) return e;
+    pthread_mutex_lock(&ws_graph_lock);
+    if (ws_gmem.n == ws_gmem.cap) {
+        size_t cap = ws_gmem.cap ? 2 * ws_gmem.cap : 16;
+        void **p = realloc(ws_gmem.ptr, cap * sizeof *p);
+        if (p) { ws_gmem.ptr = p; ws_gmem.cap = cap; }
+    }
+    if (ws_gmem.n < ws_gmem.cap) ws_gmem.ptr[ws_gmem.n++] = *devPtr;
+    ws_gmem.bytes += size;
+    if (ws_gmem.bytes > ws_gmem.high) ws_gmem.high = ws_gmem.bytes;
+    pthread_mutex_unlock(&ws_graph_lock);
+    return cudaSuccess;
+}
+
+static int ws_graph_owns(const void *ptr) {
+    int on = 0;
+    pthread_mutex_lock(&ws_graph_lock);
+    for (size_t i = 0; i < ws_gmem.n && !on; i++) on = ws_gmem.ptr[i] == ptr;
+    pthread_mutex_unlock(&ws_graph_lock);
+    return on;
+}
+
+WS_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                               const cudaGraphNode_t *deps, size_t ndeps,
+                                               struct cudaMemAllocNodeParams *params) {
+    if (!params || params->poolProps.location.type != cudaMemLocationTypeDevice ||
+        params->poolProps.location.id != 0) return ws_ret(cudaErrorInvalidValue);
+    cudaError_t e = ws_graph_malloc(&params->dptr, params->bytesize);
+    if (e != cudaSuccess) return ws_ret(e);
+    return cudaGraphAddEmptyNode(node, graph, deps, ndeps);
+}
+
+WS_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                              const cudaGraphNode_t *deps, size_t ndeps,
+                                              void *dptr) {
+    if (!ws_graph_owns(dptr)) return ws_ret(cudaErrorInvalidValue);
+    return cudaGraphAddEmptyNode(node, graph, deps, ndeps);
+}
+
+WS_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device) {
+    return ws_ret(device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+WS_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType
+                                                     attr, void *value) {
+    if (device != 0) return ws_ret(cudaErrorInvalidDevice);
+    pthread_mutex_lock(&ws_graph_lock);
+    uint64_t v = attr == cudaGraphMemAttrUsedMemCurrent || attr == cudaGraphMemAttrReservedMemCurrent
+                 ? ws_gmem.bytes : ws_gmem.high;
+    pthread_mutex_unlock(&ws_graph_lock);
+    *(uint64_t *)value = v;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType
+                                                     attr, void *value) {
+    (void)value;
+    if (device != 0) return ws_ret(cudaErrorInvalidDevice);
+    if (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh)
+        return ws_ret(cudaErrorInvalidValue);
+    pthread_mutex_lock(&ws_graph_lock);
+    ws_gmem.high = ws_gmem.bytes;  /* reset the high watermark (the only value allowed: 0) */
+    pthread_mutex_unlock(&ws_graph_lock);
+    return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
@@ -254,12 +346,61 @@ static ws_graph *ws_graph_copy(const ws_graph *g) {
     return c;
 }
 
-static void ws_graph_free(ws_graph *g) {
-    if (!g) return;
+static void ws_graph_free_nodes(ws_graph *g) {
     for (size_t i = 0; i < g->n; i++)
         if (g->nodes[i].kind == WS_G_KERNEL) free(g->nodes[i].params);
     free(g->nodes);
+    g->nodes = NULL; g->n = g->cap = 0;
+}
+
+static void ws_graph_free(ws_graph *g) {
+    if (!g) return;
+    ws_graph_free_nodes(g);
     free(g);
+}
+
+WS_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t graph) {
+    if (!clone || !graph) return ws_ret(cudaErrorInvalidValue);
+    ws_graph *c = ws_graph_copy((ws_graph *)graph);
+    if (!c) return ws_ret(cudaErrorMemoryAllocation);
+    *clone = (cudaGraph_t)c;
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
+                                                       cudaGraphNode_t node,
+                                                       const struct cudaKernelNodeParams *p) {
+    ws_graph *x = (ws_graph *)exec;
+    size_t i = (size_t)(uintptr_t)node;
+    if (!x || !p || i < 1 || i > x->n || x->nodes[i - 1].kind != WS_G_KERNEL)
+        return ws_ret(cudaErrorInvalidValue);
+    ws_graph tmp = {0};  /* build the new kernel node as cudaGraphAddKernelNode does */
+    cudaError_t e = cudaGraphAddKernelNode(NULL, (cudaGraph_t)&tmp, NULL, 0, p);
+    if (e != cudaSuccess) { ws_graph_free_nodes(&tmp); return e; }
+    free(x->nodes[i - 1].params);
+    x->nodes[i - 1] = tmp.nodes[0];
+    free(tmp.nodes);
+    return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                          cudaGraphExecUpdateResultInfo *info) {
+    ws_graph *x = (ws_graph *)exec, *g = (ws_graph *)graph;
+    if (!x || !g) return ws_ret(cudaErrorInvalidValue);
+    int same = x->n == g->n;
+    for (size_t i = 0; same && i < g->n; i++) same = x->nodes[i].kind == g->nodes[i].kind;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->result = same ? cudaGraphExecUpdateSuccess
+                            : cudaGraphExecUpdateErrorTopologyChanged;
+    }
+    if (!same) return ws_ret(cudaErrorGraphExecUpdateFailure);
+    ws_graph *c = ws_graph_copy(g);
+    if (!c) return ws_ret(cudaErrorMemoryAllocation);
+    ws_graph_free_nodes(x);
+    x->nodes = c->nodes; x->n = c->n; x->cap = c->cap;
+    free(c);
+    return cudaSuccess;
 }
 
 WS_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
@@ -307,6 +448,9 @@ WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
             break;
         case WS_G_COPY:
             e = cudaMemcpyAsync(n->dst, n->src, n->count, n->mkind, stream);
+            break;
+        case WS_G_COPY3D:
+            e = cudaMemcpy3DAsync(&n->p3, stream);
             break;
         case WS_G_SET:
             e = ws_run_set(n, stream);

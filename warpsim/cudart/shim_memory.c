@@ -15,8 +15,10 @@ WS_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) {
     return ws_ret(r.status);
 }
 
+static int ws_graph_owns(const void *ptr);  /* shim_graph.c: graph allocations stay */
+
 WS_EXPORT cudaError_t cudaFree(void *devPtr) {
-    if (!devPtr) return cudaSuccess;
+    if (!devPtr || ws_graph_owns(devPtr)) return cudaSuccess;
     if (ws_any_managed) ws_free_managed(devPtr);
     return ws_simple("cudaFree", IN(U(devPtr)), NULL, 0);
 }

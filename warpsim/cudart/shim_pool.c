@@ -146,12 +146,16 @@ WS_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPo
     return cudaSuccess;
 }
 
+/* Graph allocations (shim_graph.c): what a capturing stream allocates, and alloc nodes. */
+static cudaError_t ws_graph_malloc(void **devPtr, size_t size);
+
 WS_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
+    if (ws_is_capturing(stream)) return ws_ret(ws_graph_malloc(devPtr, size));
     return cudaMallocFromPoolAsync(devPtr, size, (cudaMemPool_t)ws_current_pool, stream);
 }
 
 WS_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
-    (void)stream;
+    if (ws_is_capturing(stream) || ws_graph_owns(devPtr)) return cudaSuccess;
     pthread_mutex_lock(&ws_plock);
     for (ws_pool_block **pb = &ws_pool_blocks; *pb; pb = &(*pb)->next)
         if ((*pb)->ptr == U(devPtr)) {

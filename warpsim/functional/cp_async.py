@@ -14,8 +14,8 @@ Assumptions:
   [A] ``src`` is a global address (``.global`` state space: the generic address of a global
       allocation is the same number in warpsim). Only the source bytes that are copied
       (``src-size``) are bounds-checked.
-Not supported (``UnsupportedPTXError`` at load): ``cp.async.bulk*``, ``cp.async.mbarrier``,
-``cp.reduce.async``.
+``cp.async.mbarrier.arrive`` is mbarrier.py's. Not supported (``UnsupportedPTXError`` at
+load): ``cp.async.bulk*``, ``cp.reduce.async``.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ def build_cp(inst: Instruction, ctx: Any) -> Any:
     from warpsim.functional.ldst import lanes_of, operand_address
 
     mods = inst.mods
+    if mods[:3] == ("async", "mbarrier", "arrive"):
+        from warpsim.functional.mbarrier import build_cp_async_arrive
+
+        return build_cp_async_arrive(inst, ctx)
     if "async" not in mods or any(m in mods for m in ("bulk", "mbarrier", "reduce")):
         raise ctx.error(inst, "only cp.async (global to shared) and its commit_group / "
                               "wait_group / wait_all are supported",

@@ -266,6 +266,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     from warpsim.functional.device_malloc import build_free, build_malloc
     from warpsim.functional.ldmatrix import build_ldmatrix, build_movmatrix
     from warpsim.functional.ldst import build_cvta, build_memory
+    from warpsim.functional.mbarrier import build_mbarrier
     from warpsim.functional.memory import GlobalMemory
     from warpsim.functional.mma_sync import build_mma_sync
     from warpsim.functional.printf import build_vprintf
@@ -349,6 +350,8 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_memory(inst, ctx)
         elif op == "cp":
             runs[pc] = build_cp(inst, ctx)
+        elif op == "mbarrier":
+            runs[pc] = build_mbarrier(inst, ctx)
         elif op == "cvta":
             runs[pc] = build_cvta(inst, ctx)
         elif op in _WARP:

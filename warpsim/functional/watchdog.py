@@ -35,6 +35,9 @@ _MAX_SEEN = 1 << 14
 _WRITES = ("st", "atom", "red", "cp", "sust", "sured", "suatom", "stmatrix", "mbarrier")
 """Opcodes that change memory (their executions are counted from the per-PC counts)."""
 
+_READS = frozenset({"test_wait", "try_wait", "pending_count"})
+"""Modifiers of the ``mbarrier`` forms that only read (a loop on ``test_wait`` spins)."""
+
 
 class SpinError(LaunchError):
     """The launch repeats the same state forever (a spin-wait nothing can end)."""
@@ -55,7 +58,8 @@ class Watchdog:
         write_pcs = cache.get("write_pcs")
         if write_pcs is None:
             write_pcs = np.array([i for i, op in enumerate(prog.opcodes)
-                                  if op.split(".")[0] in _WRITES], np.int64)
+                                  if op.split(".")[0] in _WRITES
+                                  and _READS.isdisjoint(op.split("."))], np.int64)
             cache["write_pcs"] = write_pcs
         self.write_pcs = write_pcs
         self.seen: set[bytes] = set()
