@@ -9,8 +9,9 @@ coalesced loads and stores through a shared tile, sectored L2; ``strided_read`` 
 bundle).
 
 Threshold: the issue-16 band, 0.67x-1.5x per kernel (measured 2026-11-26 with the sectored
-L1D and store acknowledgements: int_mix 1.08, sfu_rsqrt 0.95, transpose_tiled 1.01, strided_read 0.99 (2.07 with whole-line
-L1D fills), gather_random 1.05 (1.59), README §8.3); warp instructions per launch must equal
+L1D and store acknowledgements: int_mix 1.08, sfu_rsqrt 0.95, transpose_tiled 1.01,
+strided_read 0.99 (2.07 with whole-line L1D fills), gather_random 1.05 (1.59), README §8.3,
+§8.4); warp instructions per launch must equal
 GPGPU-Sim's exactly; on the two sector kernels the L1D accesses (one per sector, as
 GPGPU-Sim counts them) too.
 """
