@@ -40,7 +40,8 @@ from warpsim.errors import CompileError, ConfigError
 from warpsim.nvrtc_std import HEADERS_DIR, headers_digest
 from warpsim.toolcache import cache_dir, cache_key, cache_load, cache_store
 
-__all__ = ["CompiledPTX", "KernelResources", "compile_cuda", "resource_usage", "toolchain_info"]
+__all__ = ["CompiledPTX", "KernelResources", "compile_cuda", "lower_ptx_target", "resource_usage",
+           "toolchain_info"]
 
 logger = logging.getLogger(__name__)
 
@@ -510,6 +511,22 @@ def _parse_ptxas(report: str, entries: set[str]) -> dict[str, KernelResources]:
         spill_load_bytes=rec.get("spill_load", 0),
         is_entry=fn in entries,
     ) for fn, rec in fields.items()}
+
+
+_TARGET_RE = re.compile(r"^(\s*\.target\s+)sm_(\d+)[af]?\b", re.MULTILINE)
+
+
+def lower_ptx_target(ptx: str, number: int) -> str:
+    """``ptx`` with its ``.target sm_<m>`` lowered to ``sm_<number>`` when ``m > number``.
+
+    ptxas assembles PTX for ``sm_XY`` only to targets ``>= XY``; GPGPU-Sim's
+    ``-gpgpu_occupancy_sm_number`` asks ptxas for the registers of an older target than the
+    PTX may name (warpsim compiles CUDA for sm_80). PTX using newer instructions then gets
+    ptxas's error."""
+    def lower(m: re.Match[str]) -> str:
+        return m.group(0) if int(m.group(2)) <= number else f"{m.group(1)}sm_{number}"
+
+    return _TARGET_RE.sub(lower, ptx, count=1)
 
 
 def resource_usage(ptx: str | CompiledPTX, *, arch: str = "sm_80",

@@ -28,6 +28,7 @@ READERS: dict[str, tuple[str, str]] = {
         "n_threads_per_warp", "n_max_threads", "n_max_ctas", "n_registers",
         "n_max_regs_per_cta", "n_regs_alloc_granule")},
     "sm.n_max_threads_per_cta": ("warpsim/cudart/attributes.py", "n_max_threads_per_cta"),
+    "sm.occupancy_arch": ("warpsim/runtime/module.py", "occupancy_arch"),
     "sm.n_sms": (T + "driver.py", "n_sms"),
     **{f"sm.{f}": (T + "params.py", f) for f in (
         "n_schedulers", "sched_policy", "n_two_level_active_warps",

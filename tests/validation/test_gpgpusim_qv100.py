@@ -5,7 +5,8 @@ takes minutes; CI checks five kernels that take a few seconds each and cover the
 pipeline (``int_mix``), the SFU (``sfu_rsqrt``) and the memory system (``transpose_tiled``:
 coalesced loads and stores through a shared tile, sectored L2; ``strided_read`` and
 ``gather_random``: loads that use one 32 B sector of a line, the sectored L1D). They run under
-``warpsim exec --config qv100`` with the engine the gtx480 reference test compiles (same hooks
+``warpsim exec --config qv100 -o sm.occupancy_arch=sm_75`` (registers from the reference
+build's ptxas target, README §7.11) with the engine the gtx480 reference test compiles (same hooks
 bundle).
 
 Threshold: the issue-16 band, 0.67x-1.5x per kernel (measured 2026-11-26 with the sectored
@@ -46,7 +47,8 @@ def test_reference_records_the_stock_sm7_qv100_run():
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_qv100_within_band_of_gpgpusim(program):
     rows = compare.compare_program(program, REF["programs"][program],
-                                   vsuite.WARPSIM_PRESETS["SM7_QV100"])
+                                   vsuite.WARPSIM_PRESETS["SM7_QV100"],
+                                   occupancy_arch=vsuite.OCCUPANCY_ARCH["SM7_QV100"])
     assert rows[0]["warpsim_exit_status"] == 0
     assert len(rows) == len(REF["programs"][program]["launches"])
     for r in rows:

@@ -3,16 +3,18 @@
 
     python3 validation/gpgpusim/compare.py [--gpgpusim-config SM7_QV100] [--config PRESET]
                                            [--config-file FILE|stock] [--only NAME ...]
-                                           [-o PATH=VALUE ...] [--stats] [--markdown]
-                                           [--json FILE|-]
+                                           [-o PATH=VALUE ...] [--occupancy-arch A]
+                                           [--stats] [--markdown] [--json FILE|-]
 
 ``--gpgpusim-config`` picks the reference (``reference/<config in lower case>.json``, default
 SM2_GTX480) and the warpsim preset compared with it (``vsuite.WARPSIM_PRESETS``: gtx480,
 qv100; ``--config`` names another); ``--config-file`` reads a gpgpusim.config over the preset
 through warpsim's reader (``stock``: the configuration's stock file in the GPGPU-Sim build,
 ``$GPGPUSIM_SCRATCH`` or /work/scratch/gpgpusim). Runs every validation program with a
-reference entry (built as ``vsuite.build`` does) under ``warpsim exec`` in this process and
-prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
+reference entry (built as ``vsuite.build`` does) under ``warpsim exec`` in this process, with
+the reference build's ptxas target for registers (``-o sm.occupancy_arch=`` of
+``vsuite.OCCUPANCY_ARCH``, sm_75; ``--occupancy-arch device``: sm_80, as before README §7.11)
+and prints, per kernel launch, GPGPU-Sim's and warpsim's cycles, their
 ratio (warpsim / GPGPU-Sim) and key statistics side by side (``--stats``: all of
 ``vsuite.KEY_STATS``), then the errors the thresholds of issue 16 are about:
 
@@ -39,9 +41,13 @@ _SHORT = ("warp_insts", "dram_util", "mem_lat", "l1d_rfail", "l2_rfail")
 
 def compare_program(name: str, ref: dict[str, Any], config: str,
                     overrides: tuple[str, ...] = (),
-                    gpgpusim_config: str | None = None) -> list[dict[str, Any]]:
+                    gpgpusim_config: str | None = None,
+                    occupancy_arch: str = vsuite.OCCUPANCY_ARCH[vsuite.GPGPUSIM_CONFIG],
+                    ) -> list[dict[str, Any]]:
     """One row per launch of program ``name``: GPGPU-Sim and warpsim cycles and key stats
-    (``gpgpusim_config``: a gpgpusim.config file warpsim reads over ``config``)."""
+    (``gpgpusim_config``: a gpgpusim.config file warpsim reads over ``config``;
+    ``occupancy_arch``: ``sm.occupancy_arch``, set before ``overrides``)."""
+    overrides = (f"sm.occupancy_arch={occupancy_arch}", *overrides)
     status, runs = vsuite.run_warpsim(vsuite.build(name), config, overrides, gpgpusim_config)
     rows = []
     gs_launches = ref["launches"]
@@ -148,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
                          "--gpgpusim-config in the GPGPU-Sim build)")
     ap.add_argument("-o", "--set", action="append", default=[], metavar="PATH=VALUE",
                     help="configuration override (as warpsim exec -o), e.g. l2.sector_bytes=32")
+    ap.add_argument("--occupancy-arch", default=None, metavar="ARCH",
+                    help="sm.occupancy_arch: ptxas target of the kernels' registers "
+                         "(default: the reference build's, vsuite.OCCUPANCY_ARCH; 'device': "
+                         "sm_80)")
     ap.add_argument("--reference", type=Path, default=None,
                     help="default reference/<--gpgpusim-config in lower case>.json")
     ap.add_argument("--stats", action="store_true", help="all key statistics in the table")
@@ -170,17 +180,22 @@ def main(argv: list[str] | None = None) -> int:
     missing = [n for n in names if n not in ref["programs"]]
     if missing:
         ap.error(f"no reference data for: {', '.join(missing)} (run regen.py --only ...)")
+    occupancy_arch = (vsuite.OCCUPANCY_ARCH.get(args.gpgpusim_config, "device")
+                      if args.occupancy_arch is None else args.occupancy_arch)
     rows = []
     for name in names:
         entry = ref["programs"][name]
         if entry["source_sha256"] != vsuite.source_sha256(name):
             print(f"warning: {name}.cu changed since its reference was recorded "
                   "(run regen.py --only " + name + ")", file=sys.stderr)
-        rows += compare_program(name, entry, args.config, tuple(args.set), args.config_file)
+        rows += compare_program(name, entry, args.config, tuple(args.set), args.config_file,
+                                occupancy_arch)
     summ = summary(rows)
     if args.json and vsuite.write_json({"config": args.config, "config_file": args.config_file,
                                         "gpgpusim_config": args.gpgpusim_config,
-                                        "overrides": args.set, "reference_meta": ref["meta"],
+                                        "overrides": args.set,
+                                        "occupancy_arch": occupancy_arch,
+                                        "reference_meta": ref["meta"],
                                         "rows": rows, "summary": summ}, args.json):
         return 0
     if args.markdown:

@@ -35,6 +35,10 @@ WARPSIM_CONFIG = "gtx480"
 GPGPUSIM_CONFIG = "SM2_GTX480"
 WARPSIM_PRESETS = {"SM2_GTX480": "gtx480", "SM7_QV100": "qv100"}
 """GPGPU-Sim stock configuration -> the warpsim preset that models it (compare.py's default)."""
+OCCUPANCY_ARCH = {"SM2_GTX480": "sm_75", "SM7_QV100": "sm_75"}
+"""GPGPU-Sim stock configuration -> the ptxas target its kernels' registers come from in our
+GPGPU-Sim build (-gpgpu_occupancy_sm_number 20 and 70 raised to 75, ptxas 13's oldest; README
+§1, §7.11); compare.py runs warpsim with ``sm.occupancy_arch`` set to it."""
 
 # (label, GPGPU-Sim counter in the reference, warpsim counter or derived name): the statistics
 # compare.py prints side by side. GPGPU-Sim counters are per launch (cumulative ones are stored

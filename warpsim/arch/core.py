@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warpsim.arch.policies import BankMapping, LatencyOp, OtherOps, SchedPolicy
+from warpsim.arch.policies import BankMapping, LatencyOp, OccupancyArch, OtherOps, SchedPolicy
 from warpsim.arch.schema import ConfigBase, is_power_of_two
 
 __all__ = [
@@ -53,6 +53,11 @@ class SMConfig(ConfigBase):
     n_regs_alloc_granule: int = 4
     """Registers per thread are rounded up to a multiple of this for occupancy
     (GPGPU-Sim max_cta: ``(regs + 3) & ~3``; specs/register-sharing.md §2)."""
+    occupancy_arch: OccupancyArch = OccupancyArch.DEVICE
+    """ptxas target whose report gives a kernel's registers, shared and local memory, hence
+    its occupancy: ``device`` (the device's own arch, ``Device.arch``, sm_80) or ``sm_<n>``
+    (ptxas 13's targets, sm_75 and newer). -gpgpu_occupancy_sm_number n (GPGPU-Sim 4.2 runs
+    ptxas with ``--gpu-name=sm_<n>``)."""
     n_schedulers: int = 2
     """Warp schedulers per SM; warp w belongs to scheduler w % n_schedulers.
     -gpgpu_num_sched_per_core 2."""

@@ -28,7 +28,7 @@ from warpsim.arch.addr_mapping import parse_addr_mapping
 from warpsim.arch.config import GPUConfig
 from warpsim.arch.gpgpusim_ignored import IGNORED_ICNT_KEYS, IGNORED_OPTIONS
 from warpsim.arch.overrides import apply_overrides
-from warpsim.arch.policies import LatencyOp
+from warpsim.arch.policies import LatencyOp, OccupancyArch
 from warpsim.arch.refused import REFUSED, refused_value
 from warpsim.errors import ConfigError
 
@@ -104,6 +104,12 @@ def parse_cache_spec(option: str, spec: str) -> dict[str, Any]:
 def _to(path: str, conv: Callable[[str, str], Any] = _int) -> _Handler:
     """Handler that converts the value and assigns one field."""
     return lambda option, text: {path: conv(option, text)}
+
+
+def _sm_arch(option: str, text: str) -> str:
+    """``-gpgpu_occupancy_sm_number n`` as ``sm.occupancy_arch``: ``sm_<n>``, 0 = ``device``."""
+    n = _int(option, text)
+    return f"sm_{n}" if n else "device"
 
 
 def _cache(prefix: str) -> _Handler:
@@ -254,6 +260,7 @@ OPTION_TABLE: dict[str, _Handler] = {
     "-gpgpu_shader_cta": _to("sm.n_max_ctas"),
     "-gpgpu_shader_registers": _to("sm.n_registers"),
     "-gpgpu_registers_per_block": _to("sm.n_max_regs_per_cta"),
+    "-gpgpu_occupancy_sm_number": _to("sm.occupancy_arch", _sm_arch),
     "-gpgpu_num_sched_per_core": _to("sm.n_schedulers"),
     "-gpgpu_scheduler": _scheduler,
     "-gpgpu_max_insn_issue_per_warp": _to("sm.n_max_issue_per_warp"),
@@ -443,7 +450,7 @@ def read_gpgpusim_config(source: str | Path, base: GPUConfig | None = None,
         ignored.append(f"-inter_config_file {icnt_file}")
     _derive(cfg, assigned)
     assigned["name"] = name or stem or cfg.name
-    replaced = _replace_refused(cfg, assigned, origin)
+    replaced = _replace_refused(cfg, assigned, origin) + _clamp_ptxas_target(assigned)
     result = apply_overrides(cfg, assigned)
     _note(stem or "(text)", ignored, replaced, unknown)
     return result, ignored + unknown
@@ -465,6 +472,20 @@ def _derive(cfg: GPUConfig, assigned: dict[str, Any]) -> None:
         assigned["shmem.cta_limit_bytes"] = assigned["shmem.size_bytes"]
     # GPGPU-Sim acknowledges every store (no option turns it off; timing/store_ack.py).
     assigned["l2.store_acks"] = True
+
+
+def _clamp_ptxas_target(assigned: dict[str, Any]) -> list[str]:
+    """``-gpgpu_occupancy_sm_number`` below the oldest target ptxas 13 assembles for is raised
+    to it, as our GPGPU-Sim 4.2 build does (validation/gpgpusim/README.md §1: its ptx_loader.cc
+    passes ``max(75, n)``); returns the note."""
+    arch = assigned.get("sm.occupancy_arch", "device")
+    low = OccupancyArch.SM_75
+    if arch == "device" or int(arch.removeprefix("sm_")) >= low.number:  # type: ignore[operator]
+        return []
+    assigned["sm.occupancy_arch"] = low.value
+    return [f"sm.occupancy_arch = {arch!r} from -gpgpu_occupancy_sm_number "
+            f"{arch.removeprefix('sm_')} -> {low.value!r} (ptxas 13 assembles for "
+            f"{low.value} and newer only)"]
 
 
 def _replace_refused(cfg: GPUConfig, assigned: dict[str, Any],

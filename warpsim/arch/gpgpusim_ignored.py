@@ -37,8 +37,6 @@ IGNORED_OPTIONS: dict[str, str] = {
                          "which is warpsim's",
     "-gpgpu_coalesce_arch": "coalescing rules of the compute capability: warpsim always "
                             "coalesces per 128 B line and 32 B sector (Fermi and later)",
-    "-gpgpu_occupancy_sm_number": "SM version for ptxas occupancy reports; warpsim's "
-                                  "occupancy uses the sm.* limits",
     "-gpgpu_stack_size_limit": _RUNTIME,
     "-gpgpu_heap_size_limit": _RUNTIME,
     "-gpgpu_runtime_sync_depth_limit": _NO_CDP,

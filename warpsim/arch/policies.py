@@ -14,6 +14,7 @@ __all__ = [
     "BankMapping",
     "DramScheduler",
     "LatencyOp",
+    "OccupancyArch",
     "OtherOps",
     "ReplacementPolicy",
     "SchedPolicy",
@@ -108,6 +109,32 @@ class LatencyOp(enum.Enum):
     MAD = "mad"
     DIV = "div"
     SHFL = "shfl"
+
+
+class OccupancyArch(enum.Enum):
+    """ptxas target of a kernel's registers, shared and local memory for occupancy (GPGPU-Sim
+    4.2 ``-gpgpu_occupancy_sm_number n``: ptxas ``--gpu-name=sm_<n>``): the device's own arch
+    or one of the ``sm_<n>`` ptxas 13 assembles for (it dropped sm_20 to sm_72)."""
+
+    DEVICE = "device"
+    """The device's arch (``Device.arch``, sm_80)."""
+    SM_75 = "sm_75"
+    SM_80 = "sm_80"
+    SM_86 = "sm_86"
+    SM_87 = "sm_87"
+    SM_88 = "sm_88"
+    SM_89 = "sm_89"
+    SM_90 = "sm_90"
+    SM_100 = "sm_100"
+    SM_103 = "sm_103"
+    SM_110 = "sm_110"
+    SM_120 = "sm_120"
+    SM_121 = "sm_121"
+
+    @property
+    def number(self) -> int | None:
+        """``n`` of ``sm_<n>``; None for ``DEVICE``."""
+        return None if self is OccupancyArch.DEVICE else int(self.value.removeprefix("sm_"))
 
 
 class OtherOps(enum.Enum):

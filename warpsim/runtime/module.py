@@ -120,11 +120,17 @@ class Module:
         return arr
 
     def _resource_usage(self, name: str) -> Any:
-        """ptxas's report for kernel ``name`` (computed once per module, then cached)."""
+        """ptxas's report for kernel ``name`` (computed once per module, then cached), for the
+        device's arch or the timed GPU's ``sm.occupancy_arch``."""
         if self._resources is None:
             from warpsim import toolchain
 
-            self._resources = toolchain.resource_usage(self.ptx, arch=self.device.arch)
+            cfg = self.device.gpu_config
+            target = cfg.sm.occupancy_arch.number if cfg is not None else None
+            self._resources = (  # sm.occupancy_arch: GPGPU-Sim's ptxas target
+                toolchain.resource_usage(toolchain.lower_ptx_target(self.ptx, target),
+                                         arch=f"sm_{target}") if target else
+                toolchain.resource_usage(self.ptx, arch=self.device.arch))
         if name not in self._resources:
             raise LaunchError(name, "ptxas reported no resource usage for this kernel")
         return self._resources[name]
