@@ -18,6 +18,13 @@ Assumptions:
       ``tanh`` (newer than GPGPU-Sim's PTX) -> SFU, as the hardware's MUFU.TANH.
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
+``regfile.bank_from = ptx_name``: the bank arbiter sees GPGPU-Sim 4.2's architectural register
+numbers instead of physical registers (cuda-sim.cc ``ptx_instruction::pre_decode``
+``arch_reg.src/dst``; ptx_parser.cc: the first decimal number in the declared name, ``%sp`` 0):
+one number per register operand whatever its width, sources with equal numbers read once
+(shader.cc ``collector_unit_t::allocate``), a register whose name has no number not banked.
+  [A] The operand set stays warpsim's (address bases read, predicates not); only the numbers
+      and the per-operand count change.
   [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
       issue and use no collector or unit.
 The LATENCY of an instruction of a pipelined unit (not LD/ST) includes
@@ -28,19 +35,21 @@ validation/gpgpusim/README.md §7.9).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from warpsim.arch import GPUConfig, LatencyOp, OtherOps
+from warpsim.arch import BankFrom, GPUConfig, LatencyOp, OtherOps
 from warpsim.errors import ConfigError
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 
-__all__ = ["StaticTables", "build_static", "classify"]
+__all__ = ["StaticTables", "build_static", "check_bank_from", "classify"]
 
 _SFU_OPS = frozenset({"sqrt", "sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"})
+_DIGITS = re.compile(r"[0-9]+")
 _SFU_DIV_OPS = frozenset({"div", "rem"})
 _MAX_OPS = frozenset({"min", "max"})
 _MUL_OPS = frozenset({"mul", "mul24", "mulhi"})
@@ -197,6 +206,40 @@ def _pad(rows: list[list[int]]) -> np.ndarray:
     return out
 
 
+def _name_number(name: str) -> int:
+    """GPGPU-Sim's architectural number of a PTX register: the first decimal number in its
+    name (``%rd12`` -> 12, ``%f1`` -> 1), ``%sp`` -> 0, -1 when there is none."""
+    if name == "%sp":
+        return 0
+    m = _DIGITS.search(name)
+    return int(m.group()) if m else -1
+
+
+def _ptx_numbered(inst: Any, alloc: Any, names: Sequence[str]) -> tuple[list[int], list[int]]:
+    """(source, destination) architectural register numbers of ``inst``
+    (``regfile.bank_from = ptx_name``): the virtual registers behind ``alloc.reads`` and
+    ``alloc.writes`` (predicates, constant-bank and folded operands left out as there), one
+    number each, repeated source numbers once."""
+    folded = alloc.folded
+    if folded is not None and any(folded[w] >= 0 for w in inst.writes()):
+        src: list[int] = []
+    else:
+        src = [_name_number(names[v]) for v in inst.reads()
+               if int(alloc.phys[v]) >= 0
+               and not (alloc.const_reads and (inst.index, v) in alloc.const_reads)]
+    dst = [_name_number(names[v]) for v in inst.writes()
+           if int(alloc.phys[v]) >= 0 and not (folded is not None and folded[v] >= 0)]
+    return ([r for r in dict.fromkeys(src) if r >= 0], [r for r in dst if r >= 0])
+
+
+def check_bank_from(cfg: GPUConfig, mechanism: Any) -> None:
+    """ConfigError for ``regfile.bank_from = ptx_name`` under a mechanism: its hooks take the
+    physical registers of ``pc_src``/``pc_dst``, which then hold PTX name numbers."""
+    if mechanism is not None and cfg.regfile.bank_from is not BankFrom.PHYSICAL:
+        raise ConfigError("regfile.bank_from", cfg.regfile.bank_from.value,
+                          "physical with a mechanism (its hooks take physical registers)")
+
+
 def build_static(program: Any, alloc: Any, cfg: GPUConfig,
                  extra_units: Sequence[tuple[str, int]] = ()) -> StaticTables:
     """Static tables of ``program`` (``functional.program.Program``) with register allocation
@@ -226,6 +269,8 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
     kinds = np.asarray(program.kinds)
     other_alu1 = cfg.pipelines.other_ops is OtherOps.ALU1
     stages = cfg.pipelines.register_stage_cycles
+    by_name = cfg.regfile.bank_from is BankFrom.PTX_NAME
+    names = [r.name for r in program.fn.regs] if by_name else []
     for pc, inst in enumerate(insts):
         opc, lop = classify(inst)
         kind = int(kinds[pc])
@@ -255,6 +300,8 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         wr = list(alloc.writes(inst))
         srcs.append(rd)
         dsts.append(wr)
+        if by_name:
+            srcs[-1], dsts[-1] = _ptx_numbered(inst, alloc, names)
         sbsrc.append(rd + [nregs + p for p in dict.fromkeys(alloc.pred_reads(inst))])
         sbdst.append(wr + [nregs + p for p in alloc.pred_writes(inst)])
         nimm[pc] = sum(1 for s in inst.srcs if s.kind is OpKind.IMM)
