@@ -80,11 +80,14 @@ def test_static_tables_hold_name_numbers_one_per_operand():
     assert list(phys.pc_src[2][phys.pc_src[2] >= 0]) == [0, 2]
     assert list(named.pc_src[2][named.pc_src[2] >= 0]) == [1, 5]
     assert list(named.pc_dst[2][named.pc_dst[2] >= 0]) == [2]
-    # pc 5 = st.global [%rd2], %f2: %rd2 and %f2 are both number 2 -> one read (GPGPU-Sim
-    # collector_unit_t::allocate drops repeated numbers); physically 2 + 1 registers
+    # pc 5 = st.global [%rd2], %f2: the address is a memory operand in GPGPU-Sim (no bank
+    # read), %f2 is number 2; physically the 64-bit %rd2 (2 registers) and %f2 are read
     assert list(named.pc_src[5][named.pc_src[5] >= 0]) == [2]
     assert (phys.pc_src[5] >= 0).sum() == 3
-    # pc 4 = cvta writes the 64-bit %rd2: one bank write by name, two physical registers
+    # pc 4 = cvta reads %rd1 (number 1, one read by name; two physical registers)
+    assert list(named.pc_src[4][named.pc_src[4] >= 0]) == [1]
+    assert (phys.pc_src[4] >= 0).sum() == 2
+    # ... and writes the 64-bit %rd2: one bank write by name, two physical registers
     assert list(named.pc_dst[4][named.pc_dst[4] >= 0]) == [2]
     assert (phys.pc_dst[4] >= 0).sum() == 2
 
@@ -96,3 +99,24 @@ def test_unknown_value_and_mechanism_are_config_errors():
     cfg = apply_overrides(GTX480, ["regfile.bank_from=ptx_name"])
     with pytest.raises(ConfigError, match="physical with a mechanism"):
         TimingSimulator(cfg, mechanism=object())
+
+
+def test_repeated_numbers_of_different_types_are_read_once():
+    # GPGPU-Sim numbers %r1 and %f1 both 1 and its collector drops repeated numbers: selp
+    # reads %f1, %f3 and the predicate %p1 -> numbers 1, 3 (the 1 once); physical: 3 reads
+    src = HDR + r"""
+.visible .entry two_sources()
+{
+    .reg .pred %p<2>; .reg .f32 %f<4>; .reg .b32 %r<2>;
+    mov.u32 %r1, %tid.x;
+    mov.f32 %f1, 0f3F800000;
+    mov.f32 %f3, 0f40000000;
+    setp.eq.u32 %p1, %r1, 0;
+    selp.f32 %f2, %f1, %f3, %p1;
+    ret;
+}
+"""
+    named = _tables(src, "ptx_name")
+    assert list(named.pc_src[4][named.pc_src[4] >= 0]) == [1, 3]
+    assert list(named.pc_dst[3][named.pc_dst[3] >= 0]) == [1]  # setp writes %p1
+    assert list(_tables(src, "physical").pc_dst[3]) == [-1]

@@ -19,14 +19,13 @@ Assumptions:
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
 ``regfile.bank_from = ptx_name``: the bank arbiter sees GPGPU-Sim 4.2's architectural register
-numbers instead of physical registers (cuda-sim.cc ``ptx_instruction::pre_decode``
-``arch_reg.src/dst``; ptx_parser.cc: the first decimal number in the declared name, ``%sp`` 0):
-one number per register operand whatever its width, sources with equal numbers read once
-(shader.cc ``collector_unit_t::allocate``), a register whose name has no number not banked.
-  [A] The operand set stays warpsim's (address bases read, predicates not); only the numbers
-      and the per-operand count change.
-  [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
-      issue and use no collector or unit.
+operands instead of physical registers (cuda-sim.cc ``ptx_instruction::pre_decode``
+``arch_reg.src/dst``; ptx_parser.cc: the number is the first decimal number in the declared
+name, ``%sp`` 0): one per register operand of the PTX whatever its width, predicate operands
+included, address bases (memory operands) and the guard not, repeated source numbers read once
+(shader.cc ``collector_unit_t::allocate``), a register whose name has no number not banked; the
+allocator's constant-bank and folded operands are PTX registers there. The scoreboard keeps the
+physical registers.
 The LATENCY of an instruction of a pipelined unit (not LD/ST) includes
 ``pipelines.register_stage_cycles``: GPGPU-Sim's OC_EX register, the unit's dispatch register
 and EX_WB (shader.cc ``execute``, ``pipelined_simd_unit::cycle``, ``writeback``;
@@ -215,20 +214,25 @@ def _name_number(name: str) -> int:
     return int(m.group()) if m else -1
 
 
-def _ptx_numbered(inst: Any, alloc: Any, names: Sequence[str]) -> tuple[list[int], list[int]]:
+def _operand_numbers(ops: Sequence[Any], names: Sequence[str]) -> list[int]:
+    """Architectural numbers of the register operands and vector elements among ``ops``
+    (address operands are GPGPU-Sim memory operands, not registers; -1: no number)."""
+    from warpsim.ptx.ir import OpKind
+
+    out: list[int] = []
+    for op in ops:
+        elems = op.elems if op.kind is OpKind.VECTOR else (op,)
+        out.extend(_name_number(names[e.reg]) for e in elems if e.kind is OpKind.REG)
+    return out
+
+
+def _ptx_numbered(inst: Any, names: Sequence[str]) -> tuple[list[int], list[int]]:
     """(source, destination) architectural register numbers of ``inst``
-    (``regfile.bank_from = ptx_name``): the virtual registers behind ``alloc.reads`` and
-    ``alloc.writes`` (predicates, constant-bank and folded operands left out as there), one
-    number each, repeated source numbers once."""
-    folded = alloc.folded
-    if folded is not None and any(folded[w] >= 0 for w in inst.writes()):
-        src: list[int] = []
-    else:
-        src = [_name_number(names[v]) for v in inst.reads()
-               if int(alloc.phys[v]) >= 0
-               and not (alloc.const_reads and (inst.index, v) in alloc.const_reads)]
-    dst = [_name_number(names[v]) for v in inst.writes()
-           if int(alloc.phys[v]) >= 0 and not (folded is not None and folded[v] >= 0)]
+    (``regfile.bank_from = ptx_name``), as GPGPU-Sim 4.2 ``ptx_instruction::pre_decode``
+    fills ``arch_reg``: one per register operand of the PTX (predicates included, the guard
+    and address bases not), repeated source numbers once."""
+    src = _operand_numbers(inst.srcs, names)
+    dst = _operand_numbers(inst.dsts, names)
     return ([r for r in dict.fromkeys(src) if r >= 0], [r for r in dst if r >= 0])
 
 
@@ -301,7 +305,7 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         srcs.append(rd)
         dsts.append(wr)
         if by_name:
-            srcs[-1], dsts[-1] = _ptx_numbered(inst, alloc, names)
+            srcs[-1], dsts[-1] = _ptx_numbered(inst, names)
         sbsrc.append(rd + [nregs + p for p in dict.fromkeys(alloc.pred_reads(inst))])
         sbdst.append(wr + [nregs + p for p in alloc.pred_writes(inst)])
         nimm[pc] = sum(1 for s in inst.srcs if s.kind is OpKind.IMM)
