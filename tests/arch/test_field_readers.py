@@ -38,6 +38,7 @@ READERS: dict[str, tuple[str, str]] = {
         "n_banks", "bank_mapping", "n_read_ports_per_bank", "n_write_ports_per_bank",
         "n_oc_steps_per_cycle", "collector_single_read_per_cycle")},
     "regfile.bank_width_bits": (P + "model.py", "bank_width_bits"),
+    "regfile.bank_from": (T + "static.py", "bank_from"),
     **{f"regfile.oc_{s}.{f}": (T + "static.py", f)
        for s in ("sp", "dp", "sfu", "int", "mem", "tensor", "gen")
        for f in ("n_collector_units", "n_in_ports", "n_out_ports")},

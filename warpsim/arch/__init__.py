@@ -40,6 +40,7 @@ from warpsim.arch.overrides import (
 )
 from warpsim.arch.policies import (
     AllocPolicy,
+    BankFrom,
     BankMapping,
     DramScheduler,
     LatencyOp,
@@ -82,6 +83,7 @@ __all__ = [
     "PRESET_SOURCES",
     "QV100",
     "AllocPolicy",
+    "BankFrom",
     "BankMapping",
     "CacheConfig",
     "ClockConfig",

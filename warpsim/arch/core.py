@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warpsim.arch.policies import BankMapping, LatencyOp, OccupancyArch, OtherOps, SchedPolicy
+from warpsim.arch.policies import (
+    BankFrom,
+    BankMapping,
+    LatencyOp,
+    OccupancyArch,
+    OtherOps,
+    SchedPolicy,
+)
 from warpsim.arch.schema import ConfigBase, is_power_of_two
 
 __all__ = [
@@ -166,6 +173,9 @@ class RegFileConfig(ConfigBase):
     """Register-file banks per SM. GTX480 gpgpusim.config: -gpgpu_num_reg_banks 16."""
     bank_mapping: BankMapping = BankMapping.WARP_SKEWED
     """Register-to-bank mapping; GPGPU-Sim always skews by warp id."""
+    bank_from: BankFrom = BankFrom.PHYSICAL
+    """Register numbers the mapping takes: ``physical`` (the allocator's registers) or
+    ``ptx_name`` (the number in the PTX register's name, as GPGPU-Sim 4.2's ``arch_reg``)."""
     bank_width_bits: int = 1024
     """Bits one bank delivers per access: 1024 = a whole warp register (GPGPU-Sim). WIR and
     Warped-Compression model 128-bit banks, 8 per warp register."""

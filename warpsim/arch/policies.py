@@ -88,6 +88,16 @@ class DramScheduler(enum.Enum):
     FRFCFS = "frfcfs"
 
 
+class BankFrom(enum.Enum):
+    """Which register number the bank mapping takes (``regfile.bank_from``)."""
+
+    PHYSICAL = "physical"
+    """The allocator's physical 32-bit registers (docs/regalloc.md; 64-bit values use two)."""
+    PTX_NAME = "ptx_name"
+    """The number in the PTX register's declared name, one per register operand (``%f12`` and
+    ``%rd12`` -> 12; GPGPU-Sim 4.2 ``arch_reg_num``, ptx_parser.cc ``add_identifier``)."""
+
+
 class BankMapping(enum.Enum):
     """Register-to-bank mapping of the banked register file."""
 

@@ -53,7 +53,7 @@ from warpsim.timing.state import (
     make_core_state,
     read_only_view,
 )
-from warpsim.timing.static import StaticTables, build_static
+from warpsim.timing.static import StaticTables, build_static, check_bank_from
 
 __all__ = ["BRANCH_BUBBLE_CYCLES", "MemSystem", "TimingResult", "TimingSimulator",
            "default_memsys", "popcount32"]
@@ -222,6 +222,7 @@ class TimingSimulator:
                  max_cycles: int = _MAX_CYCLES, mechanism: Any = None) -> None:
         self.cfg = cfg
         self.mechanism = mechanism
+        check_bank_from(cfg, mechanism)
         if hooks is None:
             if mechanism is None:
                 raise InternalError("TimingSimulator needs hooks or a mechanism")

@@ -18,8 +18,14 @@ Assumptions:
       ``tanh`` (newer than GPGPU-Sim's PTX) -> SFU, as the hardware's MUFU.TANH.
   [A] A source register read twice by one instruction is read from its bank once.
   [A] Predicate registers take part in the scoreboard but are not register-file bank reads.
-  [A] Branches run on the INT class (ADD latency); ``bar``, ``exit``/``ret`` are resolved at
-      issue and use no collector or unit.
+``regfile.bank_from = ptx_name``: the bank arbiter sees GPGPU-Sim 4.2's architectural register
+operands instead of physical registers (cuda-sim.cc ``ptx_instruction::pre_decode``
+``arch_reg.src/dst``; ptx_parser.cc: the number is the first decimal number in the declared
+name, ``%sp`` 0): one per register operand of the PTX whatever its width, predicate operands
+included, address bases (memory operands) and the guard not, repeated source numbers read once
+(shader.cc ``collector_unit_t::allocate``), a register whose name has no number not banked; the
+allocator's constant-bank and folded operands are PTX registers there. The scoreboard keeps the
+physical registers.
 The LATENCY of an instruction of a pipelined unit (not LD/ST) includes
 ``pipelines.register_stage_cycles``: GPGPU-Sim's OC_EX register, the unit's dispatch register
 and EX_WB (shader.cc ``execute``, ``pipelined_simd_unit::cycle``, ``writeback``;
@@ -28,19 +34,21 @@ validation/gpgpusim/README.md §7.9).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from warpsim.arch import GPUConfig, LatencyOp, OtherOps
+from warpsim.arch import BankFrom, GPUConfig, LatencyOp, OtherOps
 from warpsim.errors import ConfigError
 from warpsim.timing import consts as tc
 from warpsim.timing import fields as fl
 
-__all__ = ["StaticTables", "build_static", "classify"]
+__all__ = ["StaticTables", "build_static", "check_bank_from", "classify"]
 
 _SFU_OPS = frozenset({"sqrt", "sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"})
+_DIGITS = re.compile(r"[0-9]+")
 _SFU_DIV_OPS = frozenset({"div", "rem"})
 _MAX_OPS = frozenset({"min", "max"})
 _MUL_OPS = frozenset({"mul", "mul24", "mulhi"})
@@ -197,6 +205,45 @@ def _pad(rows: list[list[int]]) -> np.ndarray:
     return out
 
 
+def _name_number(name: str) -> int:
+    """GPGPU-Sim's architectural number of a PTX register: the first decimal number in its
+    name (``%rd12`` -> 12, ``%f1`` -> 1), ``%sp`` -> 0, -1 when there is none."""
+    if name == "%sp":
+        return 0
+    m = _DIGITS.search(name)
+    return int(m.group()) if m else -1
+
+
+def _operand_numbers(ops: Sequence[Any], names: Sequence[str]) -> list[int]:
+    """Architectural numbers of the register operands and vector elements among ``ops``
+    (address operands are GPGPU-Sim memory operands, not registers; -1: no number)."""
+    from warpsim.ptx.ir import OpKind
+
+    out: list[int] = []
+    for op in ops:
+        elems = op.elems if op.kind is OpKind.VECTOR else (op,)
+        out.extend(_name_number(names[e.reg]) for e in elems if e.kind is OpKind.REG)
+    return out
+
+
+def _ptx_numbered(inst: Any, names: Sequence[str]) -> tuple[list[int], list[int]]:
+    """(source, destination) architectural register numbers of ``inst``
+    (``regfile.bank_from = ptx_name``), as GPGPU-Sim 4.2 ``ptx_instruction::pre_decode``
+    fills ``arch_reg``: one per register operand of the PTX (predicates included, the guard
+    and address bases not), repeated source numbers once."""
+    src = _operand_numbers(inst.srcs, names)
+    dst = _operand_numbers(inst.dsts, names)
+    return ([r for r in dict.fromkeys(src) if r >= 0], [r for r in dst if r >= 0])
+
+
+def check_bank_from(cfg: GPUConfig, mechanism: Any) -> None:
+    """ConfigError for ``regfile.bank_from = ptx_name`` under a mechanism: its hooks take the
+    physical registers of ``pc_src``/``pc_dst``, which then hold PTX name numbers."""
+    if mechanism is not None and cfg.regfile.bank_from is not BankFrom.PHYSICAL:
+        raise ConfigError("regfile.bank_from", cfg.regfile.bank_from.value,
+                          "physical with a mechanism (its hooks take physical registers)")
+
+
 def build_static(program: Any, alloc: Any, cfg: GPUConfig,
                  extra_units: Sequence[tuple[str, int]] = ()) -> StaticTables:
     """Static tables of ``program`` (``functional.program.Program``) with register allocation
@@ -226,6 +273,8 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
     kinds = np.asarray(program.kinds)
     other_alu1 = cfg.pipelines.other_ops is OtherOps.ALU1
     stages = cfg.pipelines.register_stage_cycles
+    by_name = cfg.regfile.bank_from is BankFrom.PTX_NAME
+    names = [r.name for r in program.fn.regs] if by_name else []
     for pc, inst in enumerate(insts):
         opc, lop = classify(inst)
         kind = int(kinds[pc])
@@ -255,6 +304,8 @@ def build_static(program: Any, alloc: Any, cfg: GPUConfig,
         wr = list(alloc.writes(inst))
         srcs.append(rd)
         dsts.append(wr)
+        if by_name:
+            srcs[-1], dsts[-1] = _ptx_numbered(inst, names)
         sbsrc.append(rd + [nregs + p for p in dict.fromkeys(alloc.pred_reads(inst))])
         sbdst.append(wr + [nregs + p for p in alloc.pred_writes(inst)])
         nimm[pc] = sum(1 for s in inst.srcs if s.kind is OpKind.IMM)
