@@ -20,7 +20,7 @@ Assumptions (docs/mechanisms/regless.md):
       its turn); its reservation returns to the free counters except long-latency destinations
       not yet written, which return as they retire; the warp is pushed on its shard's stack
       once every instruction it issued has retired.
-  [A] The compressor (``backing_store.py``): an evicted dirty line whose value (the trace's
+  [A] The compressor (``compressor.py``): an evicted dirty line whose value (the trace's
       real register value, ``RL_PATTERN_BIT``) matches a pattern goes into the shard's
       compressor cache, else it is one 128 B store; a preload miss costs +1 cycle (bit-vector
       check) and +2 more when the register is compressed; compressor operations (checks,
@@ -36,12 +36,12 @@ import numpy as np
 
 from warpsim._jit import jit
 from warpsim.mechanisms.regless.backing_store import (
+    TAG_FILL,
     TAG_STORE,
-    cc_access,
-    compressed_line_addr,
     enqueue,
     line_addr,
 )
+from warpsim.mechanisms.regless.compressor import cc_filled, cc_read, cc_write
 from warpsim.mechanisms.regless.state import (
     F_DST_ERASE,
     F_DST_EVICT,
@@ -88,7 +88,6 @@ from warpsim.mechanisms.regless.state import (
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
-    ST_PRELOAD_COMP,
     ST_PRELOAD_L1,
     ST_PRELOAD_L2,
     ST_PRELOAD_MEM,
@@ -131,7 +130,7 @@ def _drop(hs, sm, w, r):  # pragma: no cover - jit
 
 
 @jit
-def _evict_dirty(hs, sm, w, r):  # pragma: no cover - jit
+def _evict_dirty(hs, sm, w, r, cycle):  # pragma: no cover - jit
     """A dirty line leaves the OSU: into the compressor when its value matches a pattern
     (§4.4), else one 128 B store to its backing-store line (§4.3.4)."""
     hs.st[ST_EVICT_DIRTY] += 1
@@ -139,16 +138,15 @@ def _evict_dirty(hs, sm, w, r):  # pragma: no cover - jit
     hs.reg[sm, w, r, RC_COMPRESSED] = 0
     if hs.prm[P_COMP]:
         hs.st[ST_COMP_OPS] += 1  # the pattern match
-        if hs.reg[sm, w, r, RC_PATTERN]:
+        if hs.reg[sm, w, r, RC_PATTERN] and cc_write(hs, sm, w, r, cycle):
             hs.st[ST_EVICT_COMPRESSED] += 1
             hs.reg[sm, w, r, RC_COMPRESSED] = 1
-            cc_access(hs, sm, w, r, 1)
             return
     enqueue(hs, sm, MK_ST_LOCAL, line_addr(hs, sm, w, r), TAG_STORE)
 
 
 @jit
-def _allocate(hs, sm, w, r):  # pragma: no cover - jit
+def _allocate(hs, sm, w, r, cycle):  # pragma: no cover - jit
     """An OSU entry for (w, r), pinned: free, then the oldest clean, then the oldest dirty line
     of the bank (a dirty victim is written to its backing-store line)."""
     p = hs.prm
@@ -176,7 +174,7 @@ def _allocate(hs, sm, w, r):  # pragma: no cover - jit
             hs.st[ST_OVERCOMMIT] += 1  # every entry pinned (spec §4.2.8: transient)
         else:
             if hs.reg[sm, best_w, best_r, 1]:
-                _evict_dirty(hs, sm, best_w, best_r)
+                _evict_dirty(hs, sm, best_w, best_r, cycle)
             else:
                 hs.st[ST_EVICT_CLEAN] += 1
             _drop(hs, sm, best_w, best_r)
@@ -263,18 +261,13 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
             hs.st[ST_PRELOAD_OSU] += 1
             hs.reg[sm, w, r, 0] = R_PINNED
         else:
-            _allocate(hs, sm, w, r)
+            _allocate(hs, sm, w, r, cycle)
             miss = hs.prm[P_COMP]  # the compressed bit-vector check: +1 cycle (§4.3.3)
             hs.st[ST_COMP_OPS] += miss
             if hs.reg[sm, w, r, RC_COMPRESSED]:
-                comp = 2  # tag match and decompression (§4.3.3)
+                # tag match and decompression (§4.3.3), after any wait for the compressor
+                comp = max(comp, 2 + cc_read(hs, sm, w, r, cycle))
                 hs.st[ST_COMP_OPS] += 1
-                if cc_access(hs, sm, w, r, 0):
-                    hs.st[ST_PRELOAD_COMP] += 1
-                else:
-                    hs.st[ST_PRELOAD_MEM] += 1
-                    if enqueue(hs, sm, MK_LD_LOCAL, compressed_line_addr(hs, sm, w, r), w):
-                        hs.w[sm, w, W_OUT] += 1
             elif hs.reg[sm, w, r, RC_MEM]:
                 hs.st[ST_PRELOAD_MEM] += 1
                 if enqueue(hs, sm, MK_LD_LOCAL, line_addr(hs, sm, w, r), w):
@@ -373,7 +366,7 @@ def rl_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         r = hs.pc_dst[pc, k]
         if r < 0:
             break
-        _allocate(hs, sm, w, r)
+        _allocate(hs, sm, w, r, cycle)
         hs.reg[sm, w, r, 1] = 1
         if ll:
             hs.w_pend[sm, w, (w + r) & 7] += 1
@@ -480,7 +473,8 @@ def rl_on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
 @jit
 def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
     """A preloaded line arrived: one fewer outstanding preload of the warp; its latency since
-    the port accepted it classifies the source (L1 hit, else L2/DRAM)."""
+    the port accepted it classifies the source (L1 hit, else L2/DRAM). A compressor line's
+    arrival also ends the preloads merged into it (``compressor.cc_filled``)."""
     if tag < TAG_STORE:
         nw = hs.prm[P_NW]
         w = tag % nw
@@ -492,3 +486,6 @@ def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
             hs.st[ST_PRELOAD_L2] += 1
         hs.w[sm, w, W_OUT] -= 1
         hs.w[sm, w, W_READY] = max(hs.w[sm, w, W_READY], cycle + 1)
+        cc_filled(hs, sm, tag // nw + 1, cycle)
+    elif TAG_FILL <= tag < TAG_FILL + hs.prm[P_QCAP]:
+        cc_filled(hs, sm, tag - TAG_FILL + 1, cycle)
