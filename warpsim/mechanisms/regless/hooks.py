@@ -25,6 +25,11 @@ Assumptions (docs/mechanisms/regless.md):
       compressor cache, else it is one 128 B store; a preload miss costs +1 cycle (bit-vector
       check) and +2 more when the register is compressed; compressor operations (checks,
       matches, decompressions) are counted for energy.
+  [A] Metadata fetch slots (§5.4, spec §3.7): a region's header words, and its first
+      last-use flag word, are fetched while the warp waits for admission (spec §4.2.5) and
+      cost no cycle; each later flag word (before region instructions 9, 18, ...) takes the
+      warp's fetch slot: that instruction issues at the earliest one cycle after it is first
+      offered (``meta_fetch_bubbles``); other warps may issue in that cycle.
   [A] A preloaded line is an L1 hit when its data arrives at most ``l1d.hit_latency_cycles +
       l2.hit_latency_cycles // 2`` cycles after the L1 port accepted it, else it came from L2
       or DRAM (the engine reports no hit/miss per request).
@@ -47,6 +52,7 @@ from warpsim.mechanisms.regless.state import (
     F_DST_EVICT,
     F_SRC_ERASE,
     F_SRC_EVICT,
+    FLAG_WORD_INSNS,
     K_BANKS,
     P_BANK_CAP,
     P_COMP,
@@ -85,6 +91,7 @@ from warpsim.mechanisms.regless.state import (
     ST_LINE_STORES,
     ST_MEM_LAT,
     ST_META,
+    ST_META_BUBBLES,
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
@@ -99,6 +106,8 @@ from warpsim.mechanisms.regless.state import (
     W_ACT_CYCLE,
     W_ALLOW_PC,
     W_INFLIGHT,
+    W_META_PC,
+    W_META_READY,
     W_NEXT_PC,
     W_OUT,
     W_POS,
@@ -284,6 +293,7 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
     hs.w[sm, w, W_REGION] = rid
     hs.w[sm, w, W_POS] = pc - 1
     hs.w[sm, w, W_ALLOW_PC] = -1
+    hs.w[sm, w, W_META_PC] = -1
     hs.w[sm, w, W_READY] = cycle + 1 + lat + miss + comp
     hs.w[sm, w, W_ACT_CYCLE] = cycle
     hs.st[ST_REGIONS] += 1
@@ -318,12 +328,15 @@ def rl_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
         for w in range(p[P_NW]):
             if hs.w[sm, w, W_STATE] == S_PRELOADING and hs.w[sm, w, W_OUT] == 0:
                 nxt = min(nxt, max(hs.w[sm, w, W_READY], cycle + 1))
+            if hs.w[sm, w, W_META_PC] >= 0 and hs.w[sm, w, W_META_READY] > cycle:
+                nxt = min(nxt, hs.w[sm, w, W_META_READY])
     return nxt
 
 
 @jit
 def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2)."""
+    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2); an instruction
+    behind an in-region metadata word waits one cycle for that word's fetch slot (§5.4)."""
     w = warp
     st = hs.w[sm, w, W_STATE]
     if st == S_PRELOADING and hs.w[sm, w, W_OUT] == 0 and cycle >= hs.w[sm, w, W_READY]:
@@ -332,6 +345,15 @@ def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     if st == S_ACTIVE:
         rid = hs.w[sm, w, W_REGION]
         if hs.pc_region[pc] == rid and pc > hs.w[sm, w, W_POS]:
+            off = pc - hs.rg[rid, RG_START]
+            if off > 0 and off % FLAG_WORD_INSNS == 0:
+                if hs.w[sm, w, W_META_PC] != pc:  # the flag word is fetched this cycle
+                    hs.w[sm, w, W_META_PC] = pc
+                    hs.w[sm, w, W_META_READY] = cycle + 1
+                    hs.st[ST_META_BUBBLES] += 1
+                    return False
+                if cycle < hs.w[sm, w, W_META_READY]:
+                    return False
             if pc == hs.rg[rid, RG_END] and hs.rg[rid, RG_NOISSUE_END]:
                 hs.w[sm, w, W_ALLOW_PC] = pc  # barrier / exit: issued without on_issue
                 _end_region(hs, sm, w, cycle)
@@ -422,6 +444,7 @@ def rl_on_warp_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover -
     hs.w[sm, warp, :] = 0
     hs.w[sm, warp, W_NEXT_PC] = -1
     hs.w[sm, warp, W_ALLOW_PC] = -1
+    hs.w[sm, warp, W_META_PC] = -1
     hs.w[sm, warp, W_STATE] = S_NONE
     _push(hs, sm, warp)
 
