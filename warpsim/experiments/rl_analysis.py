@@ -28,7 +28,9 @@ PAPER = {"rf_energy_saving": 0.753, "gpu_energy_saving": 0.11, "mean_slowdown": 
 """The paper's headline numbers (§6; Table 2 mean over its 21 benchmarks; L1 requests: "fewer
 than 0.02")."""
 
-NOT_MODELLED = ["metadata fetch slots (metadata costs energy, not issue slots)"]
+NOT_MODELLED = ["per-pattern compressor counts (the trace keeps one compressible bit per value)",
+                "metadata words in the engine's fetch stage (an in-region flag word costs its "
+                "warp one issue cycle instead)"]
 
 
 def geomean(xs: Sequence[float]) -> float | None:

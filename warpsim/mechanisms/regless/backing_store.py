@@ -1,6 +1,6 @@
-"""RegLess's register lines on the L1 port and the compressor between the OSU and the L1:
-backing-store addresses, the queue of register lines, the compressor's line cache and the
-per-record pattern bits of the written values.
+"""RegLess's register lines on the L1 port: backing-store addresses (uncompressed and
+compressed), the queue of register lines and the per-record pattern bits of the written values
+(the compressor's cache is ``compressor.py``).
 
 Follows: Kloosterman et al., RegLess (MICRO-50 2017) §4.4 (compressor: 5 lane patterns, 15
 registers per 128 B line, 16-line cache, bit vector), §4.5 (backing store: registers in order
@@ -10,12 +10,6 @@ of register number, compressed lines in a separate space next to it); specs/regl
 Assumptions (docs/mechanisms/regless.md):
   [A] Each shard's compressed lines hold its own warps: register (w, r) is slot
       ``k mod 15`` of line ``k // 15``, k = r x warps-per-shard + w // shards.
-  [A] The compressor cache is fully associative, LRU, write-back; a line missing when a
-      register is compressed into it is first read from memory (read-modify-write: the other
-      14 slots may be live); its LRU victim, when dirty, is one 128 B store.
-  [A] A preload of a compressed register that misses in the compressor cache loads the whole
-      compressed line and keeps it in the cache (clean); concurrent misses on one line are
-      not merged.
 """
 
 from __future__ import annotations
@@ -25,25 +19,21 @@ import numpy as np
 from warpsim._jit import jit
 from warpsim.mechanisms.regless.state import (
     P_BASE,
-    P_CC_LINES,
     P_LPS,
     P_MAXREG,
     P_NS,
     P_NW,
     P_QCAP,
-    ST_COMP_FILLS,
-    ST_COMP_WB,
     ST_MEMQ_FULL,
 )
-from warpsim.timing.consts import MK_LD_LOCAL, MK_ST_LOCAL
 
-__all__ = ["TAG_STORE", "cc_access", "compressed_addr", "compressed_line_addr", "enqueue",
-           "line_addr",
-           "record_patterns"]
+__all__ = ["TAG_FILL", "TAG_STORE", "compressed_addr", "compressed_line_addr",
+           "compressed_line_slot", "enqueue", "line_addr", "record_patterns"]
 
 TAG_STORE = 1 << 30
 """Tags at or above this are lines no warp waits for (stores, compressor fills)."""
-_TAG_FILL = TAG_STORE + 1
+TAG_FILL = TAG_STORE + 1
+"""A compressor line's fill (read-modify-write): stored as ``TAG_FILL + ring slot``."""
 _COMPRESSED_SPACE = 1 << 40
 """Offset of the compressed lines from the uncompressed backing store (§4.5)."""
 _PATTERN_BIT = 128
@@ -60,11 +50,12 @@ def line_addr(hs, sm, w, r):  # pragma: no cover - jit
 
 
 @jit
-def _cline(hs, w, r):  # pragma: no cover - jit
-    """Compressed line (within its shard) holding register (w, r)."""
+def compressed_line_slot(hs, w, r):  # pragma: no cover - jit
+    """(compressed line within its shard, slot 0-14 in it) of register (w, r)."""
     ns = hs.prm[P_NS]
     wps = (hs.prm[P_NW] + ns - 1) // ns
-    return (r * wps + w // ns) // 15
+    k = r * wps + w // ns
+    return k // 15, k % 15
 
 
 @jit
@@ -77,60 +68,30 @@ def compressed_addr(hs, sm, s, line):  # pragma: no cover - jit
 @jit
 def compressed_line_addr(hs, sm, w, r):  # pragma: no cover - jit
     """Address of the compressed line holding register (w, r)."""
-    return compressed_addr(hs, sm, w % hs.prm[P_NS], _cline(hs, w, r))
+    return compressed_addr(hs, sm, w % hs.prm[P_NS], compressed_line_slot(hs, w, r)[0])
 
 
 @jit
 def enqueue(hs, sm, kind, addr, tag):  # pragma: no cover - jit
-    """Queue a register line for the L1 port; a load's tag is ``warp + n_warps x ring slot``
-    (the slot keeps the cycle the port accepts it: its latency tells L1 from L2)."""
+    """Queue a register line for the L1 port: its ring slot + 1, or 0 when the queue is full.
+    A load's tag is ``warp + n_warps x ring slot`` (the slot keeps the cycle the port accepts
+    it: its latency tells L1 from L2), a compressor fill's ``TAG_FILL + ring slot``."""
     q = hs.memq_ht
     cap = hs.prm[P_QCAP]
     if q[sm, 1] >= cap:
         hs.st[ST_MEMQ_FULL] += 1
-        return False
+        return 0
     k = (q[sm, 0] + q[sm, 1]) % cap
     hs.memq[sm, k, 0] = kind
     hs.memq[sm, k, 1] = addr
-    hs.memq[sm, k, 2] = tag if tag >= TAG_STORE else tag + hs.prm[P_NW] * k
+    if tag == TAG_FILL:
+        hs.memq[sm, k, 2] = TAG_FILL + k
+    elif tag >= TAG_STORE:
+        hs.memq[sm, k, 2] = tag
+    else:
+        hs.memq[sm, k, 2] = tag + hs.prm[P_NW] * k
     q[sm, 1] += 1
-    return True
-
-
-@jit
-def cc_access(hs, sm, w, r, write):  # pragma: no cover - jit
-    """Touch the compressed line of (w, r) in its shard's compressor cache: 1 on a hit. On a
-    miss the line is inserted (the LRU victim written back when dirty); a write that misses
-    first reads the line (read-modify-write)."""
-    s = w % hs.prm[P_NS]
-    line = _cline(hs, w, r)
-    hs.cc_clock[sm] += 1
-    now = hs.cc_clock[sm]
-    n = hs.prm[P_CC_LINES]
-    for i in range(n):
-        if hs.cc_tag[sm, s, i] == line:
-            hs.cc_stamp[sm, s, i] = now
-            if write:
-                hs.cc_dirty[sm, s, i] = 1
-            return 1
-    victim = 0
-    for i in range(n):
-        if hs.cc_tag[sm, s, i] < 0:
-            victim = i
-            break
-        if hs.cc_stamp[sm, s, i] < hs.cc_stamp[sm, s, victim]:
-            victim = i
-    if hs.cc_tag[sm, s, victim] >= 0 and hs.cc_dirty[sm, s, victim]:
-        hs.st[ST_COMP_WB] += 1
-        enqueue(hs, sm, MK_ST_LOCAL, compressed_addr(hs, sm, s, hs.cc_tag[sm, s, victim]),
-                TAG_STORE)
-    if write:
-        hs.st[ST_COMP_FILLS] += 1
-        enqueue(hs, sm, MK_LD_LOCAL, compressed_addr(hs, sm, s, line), _TAG_FILL)
-    hs.cc_tag[sm, s, victim] = line
-    hs.cc_stamp[sm, s, victim] = now
-    hs.cc_dirty[sm, s, victim] = write
-    return 0
+    return k + 1
 
 
 @jit

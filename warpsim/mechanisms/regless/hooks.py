@@ -20,11 +20,16 @@ Assumptions (docs/mechanisms/regless.md):
       its turn); its reservation returns to the free counters except long-latency destinations
       not yet written, which return as they retire; the warp is pushed on its shard's stack
       once every instruction it issued has retired.
-  [A] The compressor (``backing_store.py``): an evicted dirty line whose value (the trace's
+  [A] The compressor (``compressor.py``): an evicted dirty line whose value (the trace's
       real register value, ``RL_PATTERN_BIT``) matches a pattern goes into the shard's
       compressor cache, else it is one 128 B store; a preload miss costs +1 cycle (bit-vector
       check) and +2 more when the register is compressed; compressor operations (checks,
       matches, decompressions) are counted for energy.
+  [A] Metadata fetch slots (§5.4, spec §3.7): a region's header words, and its first
+      last-use flag word, are fetched while the warp waits for admission (spec §4.2.5) and
+      cost no cycle; each later flag word (before region instructions 9, 18, ...) takes the
+      warp's fetch slot: that instruction issues at the earliest one cycle after it is first
+      offered (``meta_fetch_bubbles``); other warps may issue in that cycle.
   [A] A preloaded line is an L1 hit when its data arrives at most ``l1d.hit_latency_cycles +
       l2.hit_latency_cycles // 2`` cycles after the L1 port accepted it, else it came from L2
       or DRAM (the engine reports no hit/miss per request).
@@ -36,17 +41,18 @@ import numpy as np
 
 from warpsim._jit import jit
 from warpsim.mechanisms.regless.backing_store import (
+    TAG_FILL,
     TAG_STORE,
-    cc_access,
-    compressed_line_addr,
     enqueue,
     line_addr,
 )
+from warpsim.mechanisms.regless.compressor import cc_filled, cc_read, cc_write
 from warpsim.mechanisms.regless.state import (
     F_DST_ERASE,
     F_DST_EVICT,
     F_SRC_ERASE,
     F_SRC_EVICT,
+    FLAG_WORD_INSNS,
     K_BANKS,
     P_BANK_CAP,
     P_COMP,
@@ -85,10 +91,10 @@ from warpsim.mechanisms.regless.state import (
     ST_LINE_STORES,
     ST_MEM_LAT,
     ST_META,
+    ST_META_BUBBLES,
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
-    ST_PRELOAD_COMP,
     ST_PRELOAD_L1,
     ST_PRELOAD_L2,
     ST_PRELOAD_MEM,
@@ -100,6 +106,8 @@ from warpsim.mechanisms.regless.state import (
     W_ACT_CYCLE,
     W_ALLOW_PC,
     W_INFLIGHT,
+    W_META_PC,
+    W_META_READY,
     W_NEXT_PC,
     W_OUT,
     W_POS,
@@ -131,7 +139,7 @@ def _drop(hs, sm, w, r):  # pragma: no cover - jit
 
 
 @jit
-def _evict_dirty(hs, sm, w, r):  # pragma: no cover - jit
+def _evict_dirty(hs, sm, w, r, cycle):  # pragma: no cover - jit
     """A dirty line leaves the OSU: into the compressor when its value matches a pattern
     (§4.4), else one 128 B store to its backing-store line (§4.3.4)."""
     hs.st[ST_EVICT_DIRTY] += 1
@@ -139,16 +147,15 @@ def _evict_dirty(hs, sm, w, r):  # pragma: no cover - jit
     hs.reg[sm, w, r, RC_COMPRESSED] = 0
     if hs.prm[P_COMP]:
         hs.st[ST_COMP_OPS] += 1  # the pattern match
-        if hs.reg[sm, w, r, RC_PATTERN]:
+        if hs.reg[sm, w, r, RC_PATTERN] and cc_write(hs, sm, w, r, cycle):
             hs.st[ST_EVICT_COMPRESSED] += 1
             hs.reg[sm, w, r, RC_COMPRESSED] = 1
-            cc_access(hs, sm, w, r, 1)
             return
     enqueue(hs, sm, MK_ST_LOCAL, line_addr(hs, sm, w, r), TAG_STORE)
 
 
 @jit
-def _allocate(hs, sm, w, r):  # pragma: no cover - jit
+def _allocate(hs, sm, w, r, cycle):  # pragma: no cover - jit
     """An OSU entry for (w, r), pinned: free, then the oldest clean, then the oldest dirty line
     of the bank (a dirty victim is written to its backing-store line)."""
     p = hs.prm
@@ -176,7 +183,7 @@ def _allocate(hs, sm, w, r):  # pragma: no cover - jit
             hs.st[ST_OVERCOMMIT] += 1  # every entry pinned (spec §4.2.8: transient)
         else:
             if hs.reg[sm, best_w, best_r, 1]:
-                _evict_dirty(hs, sm, best_w, best_r)
+                _evict_dirty(hs, sm, best_w, best_r, cycle)
             else:
                 hs.st[ST_EVICT_CLEAN] += 1
             _drop(hs, sm, best_w, best_r)
@@ -263,18 +270,13 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
             hs.st[ST_PRELOAD_OSU] += 1
             hs.reg[sm, w, r, 0] = R_PINNED
         else:
-            _allocate(hs, sm, w, r)
+            _allocate(hs, sm, w, r, cycle)
             miss = hs.prm[P_COMP]  # the compressed bit-vector check: +1 cycle (§4.3.3)
             hs.st[ST_COMP_OPS] += miss
             if hs.reg[sm, w, r, RC_COMPRESSED]:
-                comp = 2  # tag match and decompression (§4.3.3)
+                # tag match and decompression (§4.3.3), after any wait for the compressor
+                comp = max(comp, 2 + cc_read(hs, sm, w, r, cycle))
                 hs.st[ST_COMP_OPS] += 1
-                if cc_access(hs, sm, w, r, 0):
-                    hs.st[ST_PRELOAD_COMP] += 1
-                else:
-                    hs.st[ST_PRELOAD_MEM] += 1
-                    if enqueue(hs, sm, MK_LD_LOCAL, compressed_line_addr(hs, sm, w, r), w):
-                        hs.w[sm, w, W_OUT] += 1
             elif hs.reg[sm, w, r, RC_MEM]:
                 hs.st[ST_PRELOAD_MEM] += 1
                 if enqueue(hs, sm, MK_LD_LOCAL, line_addr(hs, sm, w, r), w):
@@ -291,6 +293,7 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
     hs.w[sm, w, W_REGION] = rid
     hs.w[sm, w, W_POS] = pc - 1
     hs.w[sm, w, W_ALLOW_PC] = -1
+    hs.w[sm, w, W_META_PC] = -1
     hs.w[sm, w, W_READY] = cycle + 1 + lat + miss + comp
     hs.w[sm, w, W_ACT_CYCLE] = cycle
     hs.st[ST_REGIONS] += 1
@@ -325,12 +328,15 @@ def rl_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
         for w in range(p[P_NW]):
             if hs.w[sm, w, W_STATE] == S_PRELOADING and hs.w[sm, w, W_OUT] == 0:
                 nxt = min(nxt, max(hs.w[sm, w, W_READY], cycle + 1))
+            if hs.w[sm, w, W_META_PC] >= 0 and hs.w[sm, w, W_META_READY] > cycle:
+                nxt = min(nxt, hs.w[sm, w, W_META_READY])
     return nxt
 
 
 @jit
 def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2)."""
+    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2); an instruction
+    behind an in-region metadata word waits one cycle for that word's fetch slot (§5.4)."""
     w = warp
     st = hs.w[sm, w, W_STATE]
     if st == S_PRELOADING and hs.w[sm, w, W_OUT] == 0 and cycle >= hs.w[sm, w, W_READY]:
@@ -339,6 +345,15 @@ def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     if st == S_ACTIVE:
         rid = hs.w[sm, w, W_REGION]
         if hs.pc_region[pc] == rid and pc > hs.w[sm, w, W_POS]:
+            off = pc - hs.rg[rid, RG_START]
+            if off > 0 and off % FLAG_WORD_INSNS == 0:
+                if hs.w[sm, w, W_META_PC] != pc:  # the flag word is fetched this cycle
+                    hs.w[sm, w, W_META_PC] = pc
+                    hs.w[sm, w, W_META_READY] = cycle + 1
+                    hs.st[ST_META_BUBBLES] += 1
+                    return False
+                if cycle < hs.w[sm, w, W_META_READY]:
+                    return False
             if pc == hs.rg[rid, RG_END] and hs.rg[rid, RG_NOISSUE_END]:
                 hs.w[sm, w, W_ALLOW_PC] = pc  # barrier / exit: issued without on_issue
                 _end_region(hs, sm, w, cycle)
@@ -373,7 +388,7 @@ def rl_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
         r = hs.pc_dst[pc, k]
         if r < 0:
             break
-        _allocate(hs, sm, w, r)
+        _allocate(hs, sm, w, r, cycle)
         hs.reg[sm, w, r, 1] = 1
         if ll:
             hs.w_pend[sm, w, (w + r) & 7] += 1
@@ -429,6 +444,7 @@ def rl_on_warp_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover -
     hs.w[sm, warp, :] = 0
     hs.w[sm, warp, W_NEXT_PC] = -1
     hs.w[sm, warp, W_ALLOW_PC] = -1
+    hs.w[sm, warp, W_META_PC] = -1
     hs.w[sm, warp, W_STATE] = S_NONE
     _push(hs, sm, warp)
 
@@ -480,7 +496,8 @@ def rl_on_mem_sent(hs, sm, tag, accepted, cycle):  # pragma: no cover - jit
 @jit
 def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
     """A preloaded line arrived: one fewer outstanding preload of the warp; its latency since
-    the port accepted it classifies the source (L1 hit, else L2/DRAM)."""
+    the port accepted it classifies the source (L1 hit, else L2/DRAM). A compressor line's
+    arrival also ends the preloads merged into it (``compressor.cc_filled``)."""
     if tag < TAG_STORE:
         nw = hs.prm[P_NW]
         w = tag % nw
@@ -492,3 +509,6 @@ def rl_on_mem_complete(hs, sm, tag, cycle):  # pragma: no cover - jit
             hs.st[ST_PRELOAD_L2] += 1
         hs.w[sm, w, W_OUT] -= 1
         hs.w[sm, w, W_READY] = max(hs.w[sm, w, W_READY], cycle + 1)
+        cc_filled(hs, sm, tag // nw + 1, cycle)
+    elif TAG_FILL <= tag < TAG_FILL + hs.prm[P_QCAP]:
+        cc_filled(hs, sm, tag - TAG_FILL + 1, cycle)

@@ -26,8 +26,11 @@ N_RG = 6
 
 # w: per (sm, warp slot)
 (W_STATE, W_REGION, W_POS, W_READY, W_OUT, W_NEXT_PC, W_INFLIGHT, W_ALLOW_PC,
- W_ACT_CYCLE) = range(9)
-N_W = 9
+ W_ACT_CYCLE, W_META_PC, W_META_READY) = range(11)
+N_W = 11
+
+FLAG_WORD_INSNS = 9
+"""A last-use flag word precedes every 9 instructions of a region (§5.4)."""
 
 # warp states (paper §4.2: inactive, preloading, active, draining)
 S_NONE, S_INACTIVE, S_PRELOADING, S_ACTIVE, S_DRAINING, S_EXITED = range(6)
@@ -46,8 +49,9 @@ F_SRC_ERASE, F_SRC_EVICT, F_DST_ERASE, F_DST_EVICT = 1, 2, 3, 4
  ST_EVICT_DIRTY, ST_HDR_INV, ST_L1_INV, ST_OSU_READS, ST_OSU_WRITES, ST_META, ST_OVERCOMMIT,
  ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS, ST_PRELOAD_L1, ST_PRELOAD_L2,
  ST_LINE_LOADS, ST_LINE_STORES, ST_COMP_OPS, ST_MEM_LAT, ST_PRELOAD_COMP, ST_EVICT_COMPRESSED,
- ST_COMP_FILLS, ST_COMP_WB, ST_RFV_STALLS, ST_RFV_THROTTLED, ST_RFV_PEAK) = range(30)
-N_ST = 30
+ ST_COMP_FILLS, ST_COMP_WB, ST_RFV_STALLS, ST_RFV_THROTTLED, ST_RFV_PEAK, ST_COMP_PORT_WAIT,
+ ST_COMP_MERGED, ST_COMP_FULL, ST_META_BUBBLES) = range(34)
+N_ST = 34
 STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "preload_undefined",
               "evictions_clean", "evictions_dirty", "header_invalidations", "l1_invalidations",
               "osu_reads", "osu_writes", "meta_words", "osu_overcommits",
@@ -55,7 +59,8 @@ STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "pre
               "preload_l1", "preload_l2", "line_loads", "line_stores", "compressor_ops",
               "preload_mem_cycles", "preload_compressor", "evictions_compressed",
               "comp_line_fills", "comp_line_writebacks", "rfv_alloc_stalls",
-              "rfv_throttled_stalls", "rfv_peak_registers")
+              "rfv_throttled_stalls", "rfv_peak_registers", "comp_port_wait_cycles",
+              "comp_merged_preloads", "comp_cache_full", "meta_fetch_bubbles")
 
 K_BANKS = 8
 
@@ -113,6 +118,14 @@ class RLState(NamedTuple):
     """[n_sms, n_shards, lines] written since it was filled."""
     cc_clock: np.ndarray
     """[n_sms] LRU clock."""
+    cc_pend: np.ndarray
+    """[n_sms, n_shards, lines] ring slot + 1 of the line's load in flight (0: present)."""
+    cc_valid: np.ndarray
+    """[n_sms, n_shards, lines] bit j: slot j's register is present (all 15 unless in flight)."""
+    cc_wait: np.ndarray
+    """[n_sms, n_shards, lines, warps per shard] preloads merged into the line's fill."""
+    cc_busy: np.ndarray
+    """[n_sms, n_shards] first cycle the shard's compressor is free (one access per cycle)."""
     eng_dst: np.ndarray
     """[n_pc, K] the engine's destination registers per pc (value entry j -> register)."""
     rec: np.ndarray
@@ -188,6 +201,7 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
     w = np.zeros((n_sms, n_warps, N_W), np.int64)
     w[:, :, W_NEXT_PC] = -1
     w[:, :, W_ALLOW_PC] = -1
+    w[:, :, W_META_PC] = -1
     per = max(1, n_warps // n_shards)
     return RLState(
         prm=prm, pc_region=pc_region, pc_flags=pc_flags, pc_dst=pc_dst, pc_info=pc_info, rg=rg,
@@ -207,6 +221,10 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
         cc_stamp=np.zeros((n_sms, n_shards, cc_lines), np.int64),
         cc_dirty=np.zeros((n_sms, n_shards, cc_lines), np.int64),
         cc_clock=np.zeros(n_sms, np.int64),
+        cc_pend=np.zeros((n_sms, n_shards, cc_lines), np.int64),
+        cc_valid=np.zeros((n_sms, n_shards, cc_lines), np.int64),
+        cc_wait=np.zeros((n_sms, n_shards, cc_lines, wps), np.int64),
+        cc_busy=np.zeros((n_sms, n_shards), np.int64),
         eng_dst=(np.full((1, 1), -1, np.int64) if eng_dst is None
                  else np.ascontiguousarray(eng_dst, np.int64)),
         rec=np.zeros((1, 1), np.int64), rec_base=np.zeros(1, np.int64),
