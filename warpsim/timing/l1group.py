@@ -42,6 +42,7 @@ from warpsim.stats import (
 from warpsim.timing.cache import cache_probe, cache_reserve, cache_set, mq_push, mshr_find
 from warpsim.timing.l2 import addr_slice
 from warpsim.timing.memconsts import (
+    A_COMPLETIONS,
     A_L1_MQ,
     A_MSHR,
     C_MEM_FIRST,
@@ -49,8 +50,12 @@ from warpsim.timing.memconsts import (
     PK_GROUP,
     PK_READ,
     PK_WRITE,
+    S_FQ_COUNT,
+    S_FQ_HEAD,
     S_PEND_ANY,
     SRC_NONE,
+    T_READY,
+    T_TOKEN,
 )
 from warpsim.timing.memstate import pack_info
 
@@ -72,6 +77,17 @@ def l1_push(ca, act, c: int, addr: int, info: int, ready: int) -> None:
     """Queue a request in L1 cache ``c``'s miss queue (for the interconnect from ``ready``)."""
     mq_push(ca, c, addr, info, ready)
     act[A_L1_MQ] += 1
+
+
+@jit
+def fq_push(fq, sm_s, act, sm: int, token: int, ready: int) -> None:
+    """Complete ``token`` at cycle ``ready``: SM ``sm``'s fill-completion ring (memsys.py)."""
+    cap = fq.shape[1]
+    i = (sm_s[sm, S_FQ_HEAD] + sm_s[sm, S_FQ_COUNT]) % cap
+    fq[sm, i, T_TOKEN] = token
+    fq[sm, i, T_READY] = ready
+    sm_s[sm, S_FQ_COUNT] += 1
+    act[A_COMPLETIONS] += 1
 
 
 @jit

@@ -56,10 +56,9 @@ from warpsim.timing.cache import (
     mshr_find,
     mshr_free,
 )
-from warpsim.timing.l1group import l1_push
+from warpsim.timing.l1group import fq_push, l1_push
 from warpsim.timing.memconsts import (
     A_BYPASS,
-    A_COMPLETIONS,
     A_MSHR,
     C_MEM_FIRST,
     G_LINE_SHIFT,
@@ -74,15 +73,11 @@ from warpsim.timing.memconsts import (
     PK_READ,
     PK_WRITE,
     S_BYP_USED,
-    S_FQ_COUNT,
-    S_FQ_HEAD,
     S_PEND_ANY,
     SEC_MASK,
     SEC_PEND_SHIFT,
     SECTOR_BYTES,
     SRC_NONE,
-    T_READY,
-    T_TOKEN,
     WP_LOCAL_WB_GLOBAL_WT,
     WP_WRITE_BACK,
     WP_WRITE_EVICT,
@@ -253,17 +248,6 @@ def l1s_store(ca, sm_s, pend, act, sm: int, line_addr: int, smask: int, kind: in
 
 
 @jit
-def _done(fq, sm_s, act, sm: int, token: int, cycle: int) -> None:
-    """Complete ``token`` now (the fill-completion ring ``fq`` of memsys.py)."""
-    cap = fq.shape[1]
-    j = (sm_s[sm, S_FQ_HEAD] + sm_s[sm, S_FQ_COUNT]) % cap
-    fq[sm, j, T_TOKEN] = token
-    fq[sm, j, T_READY] = cycle
-    sm_s[sm, S_FQ_COUNT] += 1
-    act[A_COMPLETIONS] += 1
-
-
-@jit
 def l1s_fill(ca, byp_token, fq, sm_s, act, sm: int, addr: int, info: int, cycle: int) -> None:
     """The reply ``info`` for a sector of the line at ``addr`` arrived in SM ``sm``'s L1D (the
     sector index travels in the request's slot field: an unsectored L2 answers with the line's
@@ -286,13 +270,13 @@ def l1s_fill(ca, byp_token, fq, sm_s, act, sm: int, addr: int, info: int, cycle:
     for k in range(n):
         p = ca.mshr_req[c, m, k]
         if p >= 0:
-            _done(fq, sm_s, act, sm, p, cycle)
+            fq_push(fq, sm_s, act, sm, p, cycle)
         elif p <= JOIN:
             slot = JOIN - p
             left = byp_token[sm, slot, 1] - (1 << sh)
             byp_token[sm, slot, 1] = left
             if left <= 0:
-                _done(fq, sm_s, act, sm, byp_token[sm, slot, 0], cycle)
+                fq_push(fq, sm_s, act, sm, byp_token[sm, slot, 0], cycle)
                 byp_token[sm, slot, 0] = -1
                 sm_s[sm, S_BYP_USED] -= 1
                 act[A_BYPASS] -= 1

@@ -67,7 +67,7 @@ from warpsim.timing.cache import (
 )
 from warpsim.timing.dram import dram_next_event, tick_dram
 from warpsim.timing.icnt import icnt_next_event, tick_icnt
-from warpsim.timing.l1group import MAX_GROUP_LINES, group_miss, l1_push, l1_writeback
+from warpsim.timing.l1group import MAX_GROUP_LINES, fq_push, group_miss, l1_push, l1_writeback
 from warpsim.timing.l1sector import l1d_sectored, l1s_fill, l1s_load, l1s_store, split_line
 from warpsim.timing.l2 import l2_next_event, tick_l2
 from warpsim.timing.memconsts import (
@@ -199,16 +199,6 @@ def _hq_push(hq, hq_hc, act, sm: int, lk: int, token: int, ready: int) -> None:
     hq[sm, lk, i, T_TOKEN] = token
     hq[sm, lk, i, T_READY] = ready
     hq_hc[sm, lk, RB_COUNT] += 1
-    act[A_COMPLETIONS] += 1
-
-
-@jit
-def _fq_push(fq, sm_s, act, sm: int, token: int, ready: int) -> None:
-    cap = fq.shape[1]
-    i = (sm_s[sm, S_FQ_HEAD] + sm_s[sm, S_FQ_COUNT]) % cap
-    fq[sm, i, T_TOKEN] = token
-    fq[sm, i, T_READY] = ready
-    sm_s[sm, S_FQ_COUNT] += 1
     act[A_COMPLETIONS] += 1
 
 
@@ -394,7 +384,7 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
     src = info_src(info)
     if info_ptype(info) == PK_WRITE:  # a store acknowledgement (store_ack.py)
         if info_slot(info) > 0:
-            _fq_push(fq, sm_s, act, sm, ack_token(info_slot(info)), cycle)
+            fq_push(fq, sm_s, act, sm, ack_token(info_slot(info)), cycle)
     elif src == SRC_BYPASS:
         slot = info_slot(info)
         left = byp_token[sm, slot, 1] - info_bytes(info)
@@ -402,7 +392,7 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
         if left <= 0:
             token = byp_token[sm, slot, 0]
             if token >= 0:
-                _fq_push(fq, sm_s, act, sm, token, cycle)
+                fq_push(fq, sm_s, act, sm, token, cycle)
             byp_token[sm, slot, 0] = -1
             sm_s[sm, S_BYP_USED] -= 1
             act[A_BYPASS] -= 1
@@ -432,7 +422,7 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
             for k in range(n):
                 token = ca.mshr_req[c, m, k]
                 if token >= 0:
-                    _fq_push(fq, sm_s, act, sm, token, cycle)
+                    fq_push(fq, sm_s, act, sm, token, cycle)
             mshr_free(ca, c, m)
             act[A_MSHR] -= 1
     sm_s[sm, S_EJ_HEAD] = (i + 1) % ej.shape[1]
