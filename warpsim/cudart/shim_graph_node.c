@@ -71,6 +71,20 @@ WS_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandl
     return cudaSuccess;
 }
 
+/* The CUDA 13 form with an execution context: warpsim has one device and one context. */
+WS_EXPORT cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
+                                                          cudaGraph_t graph,
+                                                          cudaExecutionContext_t ctx,
+                                                          unsigned int defaultLaunchValue,
+                                                          unsigned int flags) {
+    if (ctx) {
+        fprintf(stderr, "warpsim: cudaGraphConditionalHandleCreate_v2: execution contexts "
+                "(green contexts) are not supported; pass NULL\n");
+        return ws_ret(cudaErrorNotSupported);
+    }
+    return cudaGraphConditionalHandleCreate(pHandle_out, graph, defaultLaunchValue, flags);
+}
+
 static const char *ws_node_type_name(int t) {
     static const char *names[] = {
         "cudaGraphNodeTypeKernel", "cudaGraphNodeTypeMemcpy", "cudaGraphNodeTypeMemset",
