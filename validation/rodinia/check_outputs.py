@@ -7,6 +7,7 @@ Usage (``run_rodinia.sh`` calls these; exit status 0 = verified):
   check_outputs.py dwt53 IMAGE W H LEVELS PREFIX   PREFIX.r/.g/.b against numpy's 5/3 DWT
   check_outputs.py myocyte GPU_output.txt CPU_stdout
   check_outputs.py heartwall GPU_result.txt CPU_result.txt
+  check_outputs.py printed GPU_stdout CPU_stdout N   the last N numbers printed with 5 decimals
 """
 
 from __future__ import annotations
@@ -119,9 +120,18 @@ def heartwall(gpu: str, cpu: str) -> bool:
     return same
 
 
+def printed(gpu: str, cpu: str, count: str) -> bool:
+    n = int(count)
+    a, b = (np.array(re.findall(r"-?\d+\.\d{5}\b", Path(p).read_text()), float)[-n:]
+            for p in (gpu, cpu))
+    d = np.abs(a - b) if a.size == b.size == n else np.array([np.inf])
+    print(f"printed values: {n}, largest difference {d.max():.3g}")
+    return bool(d.max() <= 1.5e-5)  # 5 decimals printed
+
+
 def main(argv: list[str]) -> int:
     checks = {"srad": srad, "cfd": cfd, "dwt53": dwt53, "myocyte": myocyte,
-              "heartwall": heartwall}
+              "heartwall": heartwall, "printed": printed}
     if not argv or argv[0] not in checks:
         print(__doc__)
         return 2

@@ -28,6 +28,15 @@ status() { echo "== $1: $2"; }
  ./srad 10 0.5 128 128 1 > r.log &&
  $C srad "$R/srad/srad_v1/image_out.pgm" image_out.pgm); status srad_v1 $?
 
+# srad_v2: its own random 64x64 image, 2 iterations, under --oob report (its first block row
+# reads a row before the array); the OpenMP version's printed image.
+(cd "$R/srad/srad_v2" && $NV -DOUTPUT -o srad srad.cu > b.log 2>&1 &&
+ timeout 1200 python3 -m warpsim exec --oob report -- ./srad 64 64 0 31 0 31 0.5 2 > r.log \
+   2> e.log &&
+ cd "$O/srad/srad_v2" && g++ -O2 -fopenmp -DOUTPUT -o srad srad.cpp &&
+ ./srad 64 64 0 31 0 31 1 0.5 2 > r.log && $C printed "$R/srad/srad_v2/r.log" r.log 4096)
+status srad_v2 $?
+
 # b+tree: 10000 records, 256 key lookups and 256 range queries; OpenMP version's output.txt.
 (cd "$R/b+tree" && $NV -o b+tree.out main.c kernel/kernel_gpu_cuda_wrapper.cu \
    kernel/kernel_gpu_cuda_wrapper_2.cu util/timer/timer.c util/num/num.c util/cuda/cuda.cu \
