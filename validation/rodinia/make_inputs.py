@@ -104,8 +104,8 @@ def bmp24(width: int = 64, height: int = 64) -> bytes:
 
 
 def dna(ref_len: int = 20000, reads: int = 200, read_len: int = 50) -> tuple[str, str]:
-    """(reference FASTA, reads FASTA): a random genome and reads cut from it (half of them
-    reverse-complemented? no: mummergpu matches the forward strand) with a few mutations."""
+    """(reference FASTA, reads FASTA): a random genome and forward-strand reads cut from it,
+    each with two random substitutions (for mummergpu, which does not build with CUDA 13)."""
     rng = np.random.default_rng(SEED)
     alphabet = np.array(list("ACGT"))
     genome = alphabet[rng.integers(0, 4, ref_len)]
