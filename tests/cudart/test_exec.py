@@ -69,6 +69,16 @@ def test_unsupported_call_fails_with_a_message_naming_it(build):
     assert "warpsim: cudaGraphAddChildGraphNode is not supported" in proc.stderr
 
 
+def test_conditional_graph_nodes_and_an_unsupported_node_type(build):
+    """IF/ELSE, WHILE (default reassigned per launch), SWITCH in a captured graph, set by the
+    device-side cudaGraphSetConditional; expected values computed by hand in the .expected."""
+    proc = warpsim_exec("--", str(build("graph_conditional")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (PROGRAMS / "graph_conditional.expected").read_text(), proc.stderr
+    assert ("warpsim: cudaGraphAddNode: node type cudaGraphNodeTypeWaitEvent (6) is not "
+            "supported") in proc.stderr
+
+
 @pytest.mark.parametrize("name", ["memory", "printf"])
 def test_library_path_alone_starts_the_simulator(build, name):
     """GPGPU-Sim style: LD_LIBRARY_PATH set by hand, no `warpsim exec` (the spawned server

@@ -33,7 +33,7 @@ SONAMES = ("libcudart.so.13", "libcudart.so.12")
 
 _HERE = Path(__file__).resolve().parent
 _SOURCES = ("shim.c", "shim_managed.c", "shim_memory.c", "shim_pool.c", "shim_device.c",
-            "shim_graph.c")
+            "shim_graph.c", "shim_graph_node.c")
 _CUDA_PIP = "pip install nvidia-cuda-runtime (installed with nvidia-cuda-nvcc)"
 
 

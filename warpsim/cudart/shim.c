@@ -477,3 +477,4 @@ WS_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const voi
 #include "shim_pool.c"
 #include "shim_device.c"
 #include "shim_graph.c"
+#include "shim_graph_node.c"

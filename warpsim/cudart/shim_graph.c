@@ -17,8 +17,11 @@
  * node's launch in an instantiated graph; cudaGraphExecUpdate takes a graph of the same
  * nodes (count and kinds, node by node) into the instantiated one, else reports
  * cudaGraphExecUpdateErrorTopologyChanged.
+ * Conditional nodes, cudaGraphAddNode and capture into an existing graph: shim_graph_node.c.
  * Not supported (cudaErrorNotSupported from the generated stubs): node queries and other
- * edits, child graphs, event nodes, conditional nodes. */
+ * edits, child graphs, event nodes. */
+
+struct ws_graph_s;
 
 typedef struct {
     int kind;  /* WS_G_* */
@@ -27,11 +30,20 @@ typedef struct {
     enum cudaMemcpyKind mkind; unsigned int value, elem;
     cudaHostFn_t fn; cudaStreamCallback_t cb; void *user;
     struct cudaMemcpy3DParms p3;
+    uint64_t cond; int ctype; unsigned int nbody; struct ws_graph_s **body;  /* WS_G_COND */
 } ws_gnode;
 
-enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY, WS_G_COPY3D };
+enum { WS_G_KERNEL, WS_G_COPY, WS_G_SET, WS_G_HOST, WS_G_CALLBACK, WS_G_EMPTY, WS_G_COPY3D,
+       WS_G_COND };
 
-typedef struct { ws_gnode *nodes; size_t n, cap; } ws_graph;
+/* A conditional handle: the device address of its 4-byte value (cudaGraphSetConditional
+ * stores there), its default, and whether the default is set at each launch of the graph. */
+typedef struct { uint64_t addr; unsigned int def, flags; } ws_cond_handle;
+
+typedef struct ws_graph_s {
+    ws_gnode *nodes; size_t n, cap;
+    ws_cond_handle *handles; size_t nh;
+} ws_graph;
 
 #define WS_MAX_CAPTURES 16
 static struct { cudaStream_t stream; ws_graph *graph; } ws_captures[WS_MAX_CAPTURES];
@@ -145,7 +157,7 @@ WS_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *gra
     cudaError_t e = cudaErrorIllegalState;
     for (int i = 0; i < WS_MAX_CAPTURES; i++)
         if (ws_captures[i].graph && ws_captures[i].stream == stream) {
-            *graph = (cudaGraph_t)ws_captures[i].graph;
+            if (graph) *graph = (cudaGraph_t)ws_captures[i].graph;
             ws_captures[i].graph = NULL;
             e = cudaSuccess;
             break;
@@ -330,32 +342,51 @@ WS_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *node
     return cudaSuccess;
 }
 
+static void ws_graph_free(ws_graph *g);
+
+/* A deep copy: kernel parameters, conditional bodies (recursively) and handles. */
 static ws_graph *ws_graph_copy(const ws_graph *g) {
     ws_graph *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->nodes = calloc(g->n ? g->n : 1, sizeof *c->nodes);
-    if (!c->nodes) { free(c); return NULL; }
+    c->handles = calloc(g->nh ? g->nh : 1, sizeof *c->handles);
+    if (!c->nodes || !c->handles) { free(c->nodes); free(c->handles); free(c); return NULL; }
     c->n = c->cap = g->n;
+    c->nh = g->nh;
+    memcpy(c->handles, g->handles, g->nh * sizeof *c->handles);
     for (size_t i = 0; i < g->n; i++) {
-        c->nodes[i] = g->nodes[i];
-        if (g->nodes[i].kind == WS_G_KERNEL) {
-            c->nodes[i].params = malloc(g->nodes[i].nparams ? g->nodes[i].nparams : 1);
-            memcpy(c->nodes[i].params, g->nodes[i].params, g->nodes[i].nparams);
+        ws_gnode *d = &c->nodes[i];
+        *d = g->nodes[i];
+        if (d->kind == WS_G_KERNEL) {
+            d->params = malloc(d->nparams ? d->nparams : 1);
+            memcpy(d->params, g->nodes[i].params, d->nparams);
+        } else if (d->kind == WS_G_COND) {
+            d->body = calloc(d->nbody, sizeof *d->body);
+            for (unsigned int k = 0; d->body && k < d->nbody; k++)
+                d->body[k] = ws_graph_copy(g->nodes[i].body[k]);
         }
     }
     return c;
 }
 
 static void ws_graph_free_nodes(ws_graph *g) {
-    for (size_t i = 0; i < g->n; i++)
-        if (g->nodes[i].kind == WS_G_KERNEL) free(g->nodes[i].params);
+    for (size_t i = 0; i < g->n; i++) {
+        ws_gnode *n = &g->nodes[i];
+        if (n->kind == WS_G_KERNEL) free(n->params);
+        if (n->kind == WS_G_COND && n->body) {
+            for (unsigned int k = 0; k < n->nbody; k++) ws_graph_free(n->body[k]);
+            free(n->body);
+        }
+    }
     free(g->nodes);
     g->nodes = NULL; g->n = g->cap = 0;
 }
 
+/* (A handle's 4 bytes of device memory are shared by the graph's copies and never freed.) */
 static void ws_graph_free(ws_graph *g) {
     if (!g) return;
     ws_graph_free_nodes(g);
+    free(g->handles);
     free(g);
 }
 
@@ -398,7 +429,9 @@ WS_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t grap
     ws_graph *c = ws_graph_copy(g);
     if (!c) return ws_ret(cudaErrorMemoryAllocation);
     ws_graph_free_nodes(x);
+    free(x->handles);
     x->nodes = c->nodes; x->n = c->n; x->cap = c->cap;
+    x->handles = c->handles; x->nh = c->nh;
     free(c);
     return cudaSuccess;
 }
@@ -436,8 +469,14 @@ static cudaError_t ws_run_set(const ws_gnode *n, cudaStream_t s) {
     return e;
 }
 
-WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
-    const ws_graph *g = (const ws_graph *)exec;
+static cudaError_t ws_run_conditional(const ws_gnode *n, cudaStream_t s);
+static cudaError_t ws_cond_defaults(const ws_graph *g, cudaStream_t s);
+
+/* One run of a graph (a launched one, or a conditional node's body): the handles' defaults,
+ * then the nodes in order. */
+static cudaError_t ws_graph_run(const ws_graph *g, cudaStream_t stream) {
+    cudaError_t e0 = ws_cond_defaults(g, stream);
+    if (e0 != cudaSuccess) return e0;
     for (size_t i = 0; i < g->n; i++) {
         const ws_gnode *n = &g->nodes[i];
         cudaError_t e = cudaSuccess;
@@ -463,12 +502,19 @@ WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
             ws_printf_flush();
             n->cb(stream, cudaSuccess, n->user);
             break;
+        case WS_G_COND:
+            e = ws_run_conditional(n, stream);
+            break;
         default:
             break;
         }
-        if (e != cudaSuccess) return ws_ret(e);
+        if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
+}
+
+WS_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+    return ws_ret(ws_graph_run((const ws_graph *)exec, stream));
 }
 
 WS_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {

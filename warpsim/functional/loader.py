@@ -264,6 +264,7 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
     from warpsim.functional.cp_async import build_cp
     from warpsim.functional.device_launch import build_device_runtime_call
     from warpsim.functional.device_malloc import build_free, build_malloc
+    from warpsim.functional.graph_conditional import build_set_conditional
     from warpsim.functional.ldmatrix import build_ldmatrix, build_movmatrix
     from warpsim.functional.ldst import build_cvta, build_memory
     from warpsim.functional.mbarrier import build_mbarrier
@@ -338,14 +339,17 @@ def load_program(module: Module, kernel_name: str, image: ModuleImage | None = N
             runs[pc] = build_malloc(inst, ctx)
         elif op == "call" and _is_builtin(module, inst, "free"):
             runs[pc] = build_free(inst, ctx)
+        elif op == "call" and _is_builtin(module, inst, "cudaGraphSetConditional"):
+            runs[pc] = build_set_conditional(inst, ctx)
         elif op == "call" and _runtime_call(module, inst):
             runs[pc] = build_device_runtime_call(inst, ctx)
         elif op == "call":
             raise ctx.error(inst, "call of a function without a body",
                             hint="only calls to .func definitions in the module and to "
                                  "the built-ins vprintf (printf), __assertfail (assert), "
-                                 "malloc and free, and the device runtime's launch, stream "
-                                 "and error calls (dynamic parallelism) are supported")
+                                 "malloc and free, cudaGraphSetConditional, and the device "
+                                 "runtime's launch, stream and error calls (dynamic "
+                                 "parallelism) are supported")
         elif op in _MEMORY:
             runs[pc] = build_memory(inst, ctx)
         elif op == "cp":
