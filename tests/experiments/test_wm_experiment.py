@@ -125,3 +125,18 @@ def test_simd_widths_stretch_the_alu_pipelines(tmp_path):
     assert cfg.pipelines.int32.initiation_of(LatencyOp.ADD) == 4
     # a config that already uses ``add`` (c2050: GTX480_3X's pipelines) gets no extra override
     assert not any(o.startswith("pipelines.other_ops") for o in simd_overrides(4, "c2050"))
+
+
+def test_st_and_rs_targets_read_their_stand_ins(tmp_path):
+    CYCLES["stencil_naive"] = CYCLES["radix_sort"] = CYCLES["a"]
+    try:
+        s = run_experiment((BenchSel("stencil_naive", "tiny"), BenchSel("radix_sort", "tiny")),
+                           tmp_path, sensitivity=False, runner=_fake)
+    finally:
+        del CYCLES["stencil_naive"], CYCLES["radix_sort"]
+    # B-R3: the ST stand-in's TB0 RTRU 30/80 and the mean over its blocks (0.375 + 0) / 2
+    assert s["targets"]["B-R3"]["ours"] == [pytest.approx(0.375), pytest.approx(0.1875)]
+    assert s["targets"]["B-R3"]["benchmark"] == "stencil_naive"
+    # B-R9: temp and temp+spatial DRAM accesses per activation of the RS stand-in
+    assert s["targets"]["B-R9"]["ours"]["radix_sort"] == [2.0, 2.0]
+    assert s["targets"]["B-R6"]["paper_per_benchmark"]["ST"] == pytest.approx(0.714)

@@ -34,3 +34,26 @@ def test_warp_level_allocation_keeps_the_work_and_the_results():
     assert ok0 and ok1
     assert wm["gpu_sim_insn"] == base["gpu_sim_insn"]
     assert wm["gpgpu_n_tot_w_icount"] == base["gpgpu_n_tot_w_icount"]
+
+
+def test_stencil_naive_has_st_s_two_warp_types():
+    """Figs. 24-26: in each 32x32 block of the ST-like input (ny = 10), rows 1..8 (warps 1..8)
+    are interior and march along z (~1250 instructions at nz = 52); the other 24 warps fail
+    the boundary test and run < 50 instructions, so a block wastes about 24/32 of its
+    register-time under block-level allocation (RTRU near 0.75)."""
+    import numpy as np
+
+    d = Device(config="gtx480", overrides=["warpman.enabled=true", "warpman.mode=tb"])
+    try:
+        r = run_benchmark("stencil_naive", size="tiny", device=d,
+                          params={"nx": 64, "ny": 10, "nz": 52, "iterations": 1})
+        (lr,) = d.mechanism.launches
+    finally:
+        d.close()
+    assert r.verified
+    insts = np.asarray(lr.insts).reshape(2, 32)
+    for block in insts:
+        assert set(np.flatnonzero(block > 1000)) == set(range(1, 9))
+        assert (block[1:9] == block[1]).all() and 1000 < block[1] < 1500
+        assert block[0] < 50 and (block[9:] < 50).all()
+    assert ((lr.rtru > 0.6) & (lr.rtru < 0.76)).all()

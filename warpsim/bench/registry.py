@@ -55,6 +55,7 @@ from warpsim.bench import (
     nw,
     particlefilter,
     pathfinder,
+    radix_sort,
     ray,
     reduction,
     sad,
@@ -68,6 +69,7 @@ from warpsim.bench import (
     srad,
     srad_v1,
     stencil,
+    stencil_naive,
     streamcluster,
     tpacf,
     transpose,
@@ -81,14 +83,14 @@ BENCHMARKS: dict[str, Benchmark] = {m.BENCHMARK.name: m.BENCHMARK for m in (
     # CUDA SDK
     vector_add, matrix_mul, transpose, reduction, scan, histogram, black_scholes,
     binomial_options, scalar_prod, convolution_separable, fast_walsh_transform,
-    sorting_networks, dct8x8, sobel_filter, fdtd3d, mersenne_twister, monte_carlo_options,
-    dxtc, fft,
+    sorting_networks, radix_sort, dct8x8, sobel_filter, fdtd3d, mersenne_twister,
+    monte_carlo_options, dxtc, fft,
     # Rodinia
     bfs, hotspot, hotspot3d, pathfinder, nw, srad, srad_v1, backprop, gaussian, lud, kmeans,
     nn, streamcluster, lava_md, b_plus_tree, cfd, heartwall, mummer, dwt2d, particlefilter,
     leukocyte, hybridsort, myocyte,
     # Parboil
-    sgemm, mri_q, stencil, spmv, cutcp, lbm, sad, tpacf, bfs_queue, histo,
+    sgemm, mri_q, stencil, stencil_naive, spmv, cutcp, lbm, sad, tpacf, bfs_queue, histo,
     # ISPASS-2009
     monte_carlo, aes, nqueens, ray, cp, laplace3d, md5, sha1, neural_net,
 )}

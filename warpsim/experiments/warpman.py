@@ -41,6 +41,8 @@ BASE_OVERRIDES = ("sm.sched_policy=lrr",)
 """The dissertation's baseline scheduler is round robin (Table 4)."""
 TWO_LEVEL = ("sm.sched_policy=two_level",)
 SENS_MODES = ("base", "temp_spatial", "dueling", "threshold")
+_ST, _RS = "stencil_naive", "radix_sort"
+"""The benchmarks standing for the dissertation's ST (B-R3) and RS (B-R9)."""
 SIMD_WIDTHS = {"simd8": 4, "simd16": 2}
 """B-R14: SIMD width -> how many times longer a warp instruction holds an fp32/int32 unit
 (32 / NumSP)."""
@@ -211,6 +213,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
     per = s["per_benchmark"]
     sens = s.get("sensitivity", {})
 
+    st = s["rtru"].get(_ST, {})
+
     def pick(mode: str, key: str) -> dict[str, Any]:
         return {b: p[mode][key] for b, p in per.items() if mode in p}
 
@@ -222,12 +226,14 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                  "ours": [s["rtru"].get("ray", {}).get("tb0"),
                           s["rtru"].get("ray", {}).get("app_gm")]},
         "B-R3": {"paper": [PAPER["rtru_st_tb0"], PAPER["rtru_st"]],
-                 "ours": "no stencil-like benchmark with ST's two warp types in the set"},
+                 "ours": [st.get("tb0"), st.get("app_mean")], "ours_app_gm": st.get("app_gm"),
+                 "benchmark": _ST},
         "B-R4": {"paper": [PAPER["rtru_rr"], PAPER["rtru_two_level"]],
                  "ours": [s.get("rtru_rr"), s.get("rtru_two_level")]},
         "B-R5": {"paper": PAPER["ray_hist"],
                  "ours": s["rtru"].get("ray", {}).get("warp_inst_histogram")},
         "B-R6": {"paper": PAPER["speedup_temp"], "ours": s["speedup_temp"],
+                 "paper_per_benchmark": PAPER["speedup_temp_per_benchmark"],
                  "per_benchmark": pick("temp", "speedup")},
         "B-R7": {"paper": PAPER["speedup_temp_spatial"], "ours": s["speedup_temp_spatial"],
                  "per_benchmark": pick("temp_spatial", "speedup")},
@@ -237,7 +243,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
         "B-R9": {"paper": PAPER["rs_row_acc_per_act"],
                  "ours": {b: [p["temp"]["dram_row_acc_per_act"],
                               p["temp_spatial"]["dram_row_acc_per_act"]]
-                          for b, p in per.items() if "temp" in p and "temp_spatial" in p}},
+                          for b, p in per.items() if "temp" in p and "temp_spatial" in p},
+                 "benchmark": _RS},
         "B-R10": {"paper": [PAPER["speedup_dueling"], PAPER["speedup_threshold"]],
                   "ours": [s["speedup_dueling"], s["speedup_threshold"]]},
         "B-R11": {"paper": [PAPER["energy_saving_temp"], PAPER["energy_saving_temp_spatial"],

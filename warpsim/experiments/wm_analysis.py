@@ -22,6 +22,7 @@ PAPER = {
     "unused_register_fraction": 0.294, "unused_register_fraction_reg_limited": 0.136,
     "speedup_temp": 0.141, "speedup_temp_spatial": 0.168, "speedup_dueling": 0.178,
     "speedup_threshold": 0.178, "energy_saving_temp": 0.059,
+    "speedup_temp_per_benchmark": {"ST": 0.714, "RAY": 0.301, "RS": 0.084, "CT": 0.042},
     "energy_saving_temp_spatial": 0.068, "energy_saving_dueling": 0.073,
     "rtru_rr": 0.118, "rtru_two_level": 0.132, "rtru_ray_tb0": 0.497, "rtru_ray": 0.392,
     "rtru_st_tb0": 0.701, "rtru_st": 0.817,

@@ -39,6 +39,10 @@ BENCH_QUICK = (
              "unused: a partial block of 2 warps)"),
     BenchSel("ray", "small", (("width", 256), ("height", 256)), "RAY",
              "input-dependent warp imbalance (reflections)"),
+    BenchSel("stencil_naive", "small", (), "ST", "1024 thr x 22 regs: 1 block/SM (25 % "
+             "unused); 8 interior warps of ~1250 instructions, 24 boundary warps of < 50"),
+    BenchSel("radix_sort", "small", (), "RS", "radix_sort_blocks 512 thr x 24 regs: 2 "
+             "blocks/SM by registers (25 % unused), shared memory and __syncthreads()"),
 )
 BENCH_FULL = (
     *BENCH_QUICK,
