@@ -59,6 +59,7 @@ READERS: dict[str, tuple[str, str]] = {
                  "miss_queue_entries", "hit_latency_cycles")},
     **{f"{c}.size_bytes": (T + "memstate.py", "n_sets") for c in ("l1d", "l1c", "l1t", "l2")},
     "l1d.bypass_global": (T + "memstate.py", "bypass_global"),
+    "l1d.latency_queue": (T + "memstate.py", "latency_queue"),
     "l2.n_slices_per_channel": (T + "memstate.py", "n_slices_per_channel"),
     "l2.rop_queue_entries": (T + "memstate.py", "rop_queue_entries"),
     "l2.reply_queue_entries": (T + "memstate.py", "reply_queue_entries"),

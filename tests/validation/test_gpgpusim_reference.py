@@ -43,23 +43,10 @@ PROGRAMS = sorted(REF["programs"])
 # program -> (ratio warpsim / GPGPU-Sim measured when listed, suspected cause). Update it when
 # a calibration step moves a kernel into the band (its strict xfail then fails).
 # Details and the statistics behind the causes: validation/gpgpusim/README.md §5-6.
-_SECTOR_TRAFFIC = ("GPGPU-Sim's L1D misses 123,071 times where warpsim's misses 67,660-71,599 "
-                   "(its L1D is not sectored: SM2_GTX480 dl1 N:32:128:4, MSHRs S:64:8 only "
-                   "assemble the L2's sector replies, as warpsim's L1 does), and every "
-                   "missing line becomes 4 sector requests to the L2 (492,614 L2 accesses; "
-                   "warpsim 71,599, 270,640 with l2.sector_bytes 32); the kernel is bound by "
-                   "that L1-L2 traffic, not by DRAM (utilisation 0 in both), so warpsim is "
-                   "faster (0.57 with the preset's 4.2 memory system, README §7.8). "
-                   "It moved out of the band (0.76 -> 0.65) when the L2 set index became the "
-                   "address inside the slice, as GPGPU-Sim computes it (warpsim had used a "
-                   "quarter of each slice's sets). GPGPU-Sim's L1D hits only on the x vector "
-                   "(3,306 hits + 463 MSHR hits of 126,720 accesses; x takes 3,840): every A "
-                   "access misses (its 8 warps' loads rotate evenly through the L1D, 8 lines "
-                   "per 4-way set), where warpsim hits 40-50 % of them (0.65 with the 4.2 "
-                   "L1D's 64 MSHRs; README §7.9)")
-OUT_OF_BAND: dict[str, tuple[float, str]] = {
-    "matvec_row": (0.65, _SECTOR_TRAFFIC),
-}
+# Empty since README §7.13: matvec_row (0.65: its warps' A loads took the L1D's MSHRs in an
+# uneven order and hit 40-50 % of A's lines) runs at 0.87 with GPGPU-Sim 4.x's L1 latency queue
+# (``l1d.latency_queue``).
+OUT_OF_BAND: dict[str, tuple[float, str]] = {}
 
 # Why the mean absolute error is above 15 % today (None once it is not).
 MEAN_ERROR_XFAIL: str | None = None

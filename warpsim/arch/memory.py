@@ -112,6 +112,12 @@ class L1DConfig(CacheConfig):
 
     bypass_global: bool = False
     """Global loads skip the L1D (-gmem_skip_L1D 1; Maxwell default). GTX480: 0."""
+    latency_queue: bool = False
+    """GPGPU-Sim 4.x's L1 latency queue: an access waits ``hit_latency_cycles`` in a FIFO of
+    that many slots before its tag lookup, and a lookup that finds no MSHR holds the head while
+    the LD/ST unit goes on filling the queue (``ldst_unit::l1_latency_queue``,
+    ``timing/l1access.py``). False: the tag lookup (and a refused one's retry) happens when the
+    LD/ST unit offers the access (GPGPU-Sim 3.x)."""
     unified_l1d_shmem_bytes: int = 0
     """Size of a unified L1D + shared-memory array (-gpgpu_unified_l1d_size, Volta+).
     Not modelled: must be 0 (l1d.size_bytes and shmem.size_bytes are used as given;

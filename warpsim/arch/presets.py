@@ -68,7 +68,7 @@ GTX480 = replace(
                  row_bytes=4096),
     icnt=replace(GTX480_3X.icnt, eject_buffer_entries=32, flit_bytes=40),
     pipelines=replace(GTX480_3X.pipelines, other_ops=OtherOps.ALU1, register_stage_cycles=3),
-    l1d=replace(GTX480_3X.l1d, mshr_entries=64),
+    l1d=replace(GTX480_3X.l1d, mshr_entries=64, latency_queue=True),
 )
 """NVIDIA GeForce GTX480 (Fermi GF100, CC 2.0), the papers' Fermi baseline.
 
@@ -92,6 +92,9 @@ pipelines and L1D.
 Store acknowledgements since 2026-11-26 (``l2.store_acks``, README §7.10): a warp exits only
 when the L2 acknowledged its stores, as in GPGPU-Sim; the other presets, GTX480_3X included
 (the hand-computed unit tests), keep posted stores, so their reproductions are unchanged.
+L1 latency queue since 2026-11-26 (``l1d.latency_queue``, README §7.13): an L1D access waits
+35 cycles in GPGPU-Sim 4.x's queue before its tag lookup, and a lookup without a free MSHR
+holds the queue's head instead of the LD/ST unit; the other presets keep GTX480_3X's L1D.
 """
 
 C2050 = replace(

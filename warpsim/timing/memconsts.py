@@ -193,7 +193,10 @@ P_T_RCDWR = 36
 P_ROP_ENTRIES = 37
 """``l2.rop_queue_entries``: sector requests the slice's queue after the ROP delay holds
 (GPGPU-Sim's icnt_L2 queue); the ring ``MemState.rop`` is longer by the delay line."""
-N_PARAMS = 38
+P_L1_LATQ = 38
+"""Slots of each SM's L1 latency queue (``l1d.hit_latency_cycles`` with ``l1d.latency_queue``;
+0: no queue, the L1D is looked up when the LD/ST unit offers the access)."""
+N_PARAMS = 39
 
 # -- indices of ``MemState.act`` (items in flight per structure, for cheap idle checks) --------
 A_L1_MQ = 0
@@ -206,12 +209,14 @@ A_EJECT = 6
 A_COMPLETIONS = 7
 A_MSHR = 8
 A_BYPASS = 9
-N_ACT = 10
+A_L1_LQ = 10
+N_ACT = 11
 
 __all__ += [
-    "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_MQ", "A_L2_MQ",
-    "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
-    "P_ATOM_BYTES", "P_BANK_MASK", "P_ROP_ENTRIES", "P_T_RCDWR", "P_T_RTW", "P_T_WTP", "P_T_WTR",
+    "A_BYPASS", "A_COMPLETIONS", "A_DRAM_Q", "A_DRAM_RET", "A_EJECT", "A_L1_LQ", "A_L1_MQ",
+    "A_L2_MQ", "A_L2_RQ", "A_MSHR", "A_ROP", "N_ACT", "N_PARAMS",
+    "P_ATOM_BYTES", "P_BANK_MASK", "P_L1_LATQ", "P_ROP_ENTRIES", "P_T_RCDWR", "P_T_RTW",
+    "P_T_WTP", "P_T_WTR",
     "P_BURST_TICKS", "P_CHAN_SHIFT", "P_ROW_MASK",
     "P_BYPASS_GLOBAL", "P_DRAM_LATENCY", "P_DRAM_SCHED",
     "P_FLIT_BYTES", "P_ICNT_ARB", "P_ICNT_LATENCY", "P_L2_BASE", "P_L2_LINE_BYTES", "P_N_BANKS",
@@ -289,7 +294,20 @@ S_REP_OUT_BUSY = 7
 S_PEND_ANY = 8
 S_GROUP_LINES = 9
 """Lines per aligned fetch group of the SM's L1D global-load misses (0 or 1: the line alone)."""
-N_SM_SCALARS = 10
+S_LQ_HEAD = 10
+S_LQ_COUNT = 11
+"""Head and count of the SM's L1 latency queue ring (``l1access.py``)."""
+N_SM_SCALARS = 12
+# L1 latency queue entries: lq[sm, slot, LQ_*] (l1access.py)
+LQ_ADDR = 0
+LQ_SMASK = 1
+LQ_NSEC = 2
+LQ_KIND = 3
+LQ_TOKEN = 4
+LQ_READY = 5
+"""Earliest core cycle of the entry's L1D lookup."""
+LQ_GROUP = 6
+N_LQ_FIELDS = 7
 # per-slice scalars: sl_s[slice, X_*]
 X_REQ_OUT_BUSY = 0
 X_REP_IN_BUSY = 1
@@ -368,7 +386,8 @@ __all__ += [
     "N_CACHE_SCALARS", "N_CHANNEL_SCALARS", "N_GEOM", "N_Q_FIELDS", "N_SLICE_SCALARS",
     "N_SM_SCALARS", "N_T_FIELDS", "Q_ADDR", "Q_INFO", "Q_READY", "RB_COUNT", "RB_HEAD",
     "S_BYP_USED", "S_EJ_COUNT", "S_EJ_HEAD", "S_FQ_COUNT", "S_FQ_HEAD", "S_PEND_ANY",
-    "S_GROUP_LINES",
+    "S_GROUP_LINES", "S_LQ_COUNT", "S_LQ_HEAD", "LQ_ADDR", "LQ_GROUP", "LQ_KIND", "LQ_NSEC",
+    "LQ_READY", "LQ_SMASK", "LQ_TOKEN", "N_LQ_FIELDS",
     "S_PORT_CYCLE", "S_REP_OUT_BUSY", "S_REQ_IN_BUSY", "T_READY", "T_TOKEN", "X_REP_IN_BUSY",
     "X_REQ_OUT_BUSY", "X_ROP_COUNT", "X_ROP_HEAD", "X_RQ_COUNT", "X_RQ_HEAD",
 ]

@@ -62,6 +62,7 @@ from warpsim.timing.memconsts import (
     N_FAULT_FIELDS,
     N_GEOM,
     N_L1_KINDS,
+    N_LQ_FIELDS,
     N_PARAMS,
     N_Q_FIELDS,
     N_SLICE_SCALARS,
@@ -77,6 +78,7 @@ from warpsim.timing.memconsts import (
     P_FLIT_BYTES,
     P_ICNT_ARB,
     P_ICNT_LATENCY,
+    P_L1_LATQ,
     P_L2_BASE,
     P_L2_LINE_BYTES,
     P_N_BANK_GROUPS,
@@ -191,6 +193,9 @@ class MemState(NamedTuple):
     """hq[sm, l1_kind, slot, T_*] int64: hit pipeline (token, ready)."""
     hq_hc: np.ndarray
     """hq_hc[sm, l1_kind, RB_*] int64: hit pipeline ring head and count."""
+    lq: np.ndarray
+    """lq[sm, slot, LQ_*] int64: L1 latency queue (ring; head and count in ``sm_s``; one slot
+    when ``l1d.latency_queue`` is off)."""
     fq: np.ndarray
     """fq[sm, slot, T_*] int64: tokens completed by fills and bypass replies."""
     ej: np.ndarray
@@ -400,6 +405,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
     n_sms, d, l2 = cfg.n_sms, cfg.dram, cfg.l2
     n_slices, n_ch = cfg.n_l2_slices, d.n_channels
     p = np.zeros(N_PARAMS, dtype=np.int64)
+    lq_cap = cfg.l1d.hit_latency_cycles if cfg.l1d.latency_queue else 1
     vals = {
         P_N_SMS: n_sms, P_N_SLICES: n_slices, P_N_CHANNELS: n_ch,
         P_SLICES_PER_CHANNEL: l2.n_slices_per_channel, P_ICNT_LATENCY: cfg.icnt.latency_cycles,
@@ -415,7 +421,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         P_DRAM_SCHED: _index(d.scheduler), P_BYPASS_GLOBAL: int(cfg.l1d.bypass_global),
         P_ICNT_ARB: ICNT_ARBITRATION, P_L2_LINE_BYTES: l2.line_bytes,
         P_L2_BASE: n_sms * N_L1_KINDS, **_mapping(d), **_turnarounds(d),
-        P_ROP_ENTRIES: l2.rop_queue_entries,
+        P_ROP_ENTRIES: l2.rop_queue_entries, P_L1_LATQ: lq_cap if cfg.l1d.latency_queue else 0,
     }
     for k, v in vals.items():
         p[k] = v
@@ -446,6 +452,7 @@ def build_mem_state(cfg: GPUConfig) -> MemState:
         byp_token=_i64(n_sms, n_byp, 2, fill=-1),
         hq=_i64(n_sms, N_L1_KINDS, hq_cap, N_T_FIELDS),
         hq_hc=_i64(n_sms, N_L1_KINDS, 2),
+        lq=_i64(n_sms, lq_cap, N_LQ_FIELDS),
         fq=_i64(n_sms, fq_cap, N_T_FIELDS),
         ej=_i64(n_sms, cfg.icnt.eject_buffer_entries, N_Q_FIELDS),
         sl_s=_i64(n_slices, N_SLICE_SCALARS),

@@ -36,39 +36,26 @@ after the L1 hit latency (posted write), except one with a store-acknowledgement
 Deviations: L1 lines smaller than the trace's 128 B line are accessed as the one line holding
 the first byte; the L1C and L1T are not sectored (a line is filled once replies for all its
 bytes arrived: one reply, or one per sector from a sectored L2); a sectored L1D
-(``l1d.sector_bytes`` 32) is ``l1sector.py``.
+(``l1d.sector_bytes`` 32) is ``l1sector.py``. The lookups themselves are ``l1access.py``,
+which also holds GPGPU-Sim 4.x's L1 latency queue (``l1d.latency_queue``): with it an L1D
+access is looked up at the queue's head, ``l1d.hit_latency_cycles`` or more after it was
+accepted.
 """
 
 from __future__ import annotations
 
 from warpsim._jit import jit
 from warpsim.arch import GPUConfig
-from warpsim.stats import (
-    C_L1C_TOTAL_CACHE_ACCESSES,
-    C_L1C_TOTAL_CACHE_MISSES,
-    C_L1D_TOTAL_CACHE_ACCESSES,
-    C_L1D_TOTAL_CACHE_MISSES,
-    C_L1D_TOTAL_CACHE_PENDING_HITS,
-    C_L1D_TOTAL_CACHE_RESERVATION_FAILS,
-    C_L1D_TOTAL_CACHE_WRITES,
-    C_L1T_TOTAL_CACHE_ACCESSES,
-    C_L1T_TOTAL_CACHE_MISSES,
-)
 from warpsim.timing.cache import (
-    R_HIT,
-    R_HIT_RESERVED,
-    R_RESERVATION_FAIL,
     cache_fill,
-    cache_read,
-    cache_write,
-    mq_free,
     mshr_find,
     mshr_free,
 )
 from warpsim.timing.dram import dram_next_event, tick_dram
 from warpsim.timing.icnt import icnt_next_event, tick_icnt
-from warpsim.timing.l1group import MAX_GROUP_LINES, fq_push, group_miss, l1_push, l1_writeback
-from warpsim.timing.l1sector import l1d_sectored, l1s_fill, l1s_load, l1s_store, split_line
+from warpsim.timing.l1access import l1_access, lq_next_event, lq_push, lq_wanted, tick_l1_queue
+from warpsim.timing.l1group import MAX_GROUP_LINES, fq_push, l1_writeback
+from warpsim.timing.l1sector import l1d_sectored, l1s_fill, split_line
 from warpsim.timing.l2 import l2_next_event, tick_l2
 from warpsim.timing.memconsts import (
     A_BYPASS,
@@ -76,6 +63,7 @@ from warpsim.timing.memconsts import (
     A_DRAM_Q,
     A_DRAM_RET,
     A_EJECT,
+    A_L1_LQ,
     A_L1_MQ,
     A_L2_MQ,
     A_L2_RQ,
@@ -90,26 +78,13 @@ from warpsim.timing.memconsts import (
     FAULT_BAD_SECTORS,
     FAULT_BAD_SM,
     FAULT_NEGATIVE_ADDRESS,
-    G_HIT_LATENCY,
     G_LINE_SHIFT,
-    G_WRITE_POLICY,
     INT64_MAX,
-    L1_C,
     L1_D,
-    L1_T,
-    MEM_ATOMIC,
-    MEM_LD_CONST,
-    MEM_LD_GLOBAL,
-    MEM_LD_LOCAL,
-    MEM_LD_TEX,
-    MEM_ST_LOCAL,
     N_ACT,
     N_L1_KINDS,
     N_MEM_KINDS,
-    P_BYPASS_GLOBAL,
     P_N_SMS,
-    PK_ATOMIC,
-    PK_READ,
     PK_WRITE,
     Q_ADDR,
     Q_INFO,
@@ -124,14 +99,9 @@ from warpsim.timing.memconsts import (
     S_GROUP_LINES,
     S_PEND_ANY,
     S_PORT_CYCLE,
-    SECTOR_BYTES,
     SRC_BYPASS,
-    SRC_NONE,
     T_READY,
     T_TOKEN,
-    WP_LOCAL_WB_GLOBAL_WT,
-    WP_WRITE_BACK,
-    WP_WRITE_EVICT,
 )
 from warpsim.timing.memstate import (
     MemState,
@@ -141,9 +111,8 @@ from warpsim.timing.memstate import (
     info_ptype,
     info_slot,
     info_src,
-    pack_info,
 )
-from warpsim.timing.store_ack import ack_slot, ack_token
+from warpsim.timing.store_ack import ack_token
 
 __all__ = [
     "make_mem_state",
@@ -162,13 +131,6 @@ __all__ = [
 def make_mem_state(cfg: GPUConfig) -> MemState:
     """A fresh, empty memory system for ``cfg`` (all caches invalid, all queues empty)."""
     return build_mem_state(cfg)
-
-
-# -- counters buffered by mem_access -------------------------------------------------------------
-@jit
-def _count(pend, sm_s, sm: int, counter: int) -> None:
-    pend[sm, counter - C_MEM_FIRST] += 1
-    sm_s[sm, S_PEND_ANY] = 1
 
 
 @jit
@@ -191,17 +153,6 @@ def mem_flush_counters(ms, counters) -> None:
     _flush(ms.pend, ms.sm_s, counters)
 
 
-# -- completion queues ---------------------------------------------------------------------------
-@jit
-def _hq_push(hq, hq_hc, act, sm: int, lk: int, token: int, ready: int) -> None:
-    cap = hq.shape[2]
-    i = (hq_hc[sm, lk, RB_HEAD] + hq_hc[sm, lk, RB_COUNT]) % cap
-    hq[sm, lk, i, T_TOKEN] = token
-    hq[sm, lk, i, T_READY] = ready
-    hq_hc[sm, lk, RB_COUNT] += 1
-    act[A_COMPLETIONS] += 1
-
-
 @jit
 def _fault(fault, code: int, sm: int, kind: int, addr: int) -> int:
     if fault[0] == 0:
@@ -210,118 +161,6 @@ def _fault(fault, code: int, sm: int, kind: int, addr: int) -> int:
         fault[2] = kind
         fault[3] = addr
     return 1
-
-
-# -- the L1 side ------------------------------------------------------------------------------
-@jit
-def _bypass(ca, byp_token, sm_s, pend, act, sm: int, line_addr: int, n_sectors: int,
-            kind: int, token: int, cycle: int) -> int:
-    """Atomics and L1-bypassing global loads: a bypass slot and the L1D miss queue."""
-    c = sm * N_L1_KINDS + L1_D
-    n_byp = byp_token.shape[1]
-    if sm_s[sm, S_BYP_USED] >= n_byp or mq_free(ca, c) < 1:
-        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
-        return 0
-    slot = 0
-    while byp_token[sm, slot, 0] != -1:
-        slot += 1
-    byp_token[sm, slot, 0] = token if token >= 0 else -2
-    byp_token[sm, slot, 1] = n_sectors * SECTOR_BYTES
-    sm_s[sm, S_BYP_USED] += 1
-    act[A_BYPASS] += 1
-    pt = PK_ATOMIC if kind == MEM_ATOMIC else PK_READ
-    info = pack_info(sm, pt, SRC_BYPASS, n_sectors * SECTOR_BYTES, slot)
-    l1_push(ca, act, c, line_addr, info, cycle)
-    return 1
-
-
-@jit
-def _load(p, ca, hq, hq_hc, sm_s, pend, act, sm: int, lk: int, line_addr: int, token: int,
-          cycle: int, group: int) -> int:
-    """A load through L1 ``lk``; ``group`` > 1: a miss fetches the absent lines of its aligned
-    group of that many lines too (``l1group.py``)."""
-    c = sm * N_L1_KINDS + lk
-    if token >= 0 and hq_hc[sm, lk, RB_COUNT] >= hq.shape[2]:
-        return 0
-    shift = ca.geo[c, G_LINE_SHIFT]
-    line = line_addr >> shift
-    status, victim = cache_read(ca, c, line, token)
-    c_acc = C_L1D_TOTAL_CACHE_ACCESSES
-    c_miss = C_L1D_TOTAL_CACHE_MISSES
-    if lk == L1_C:
-        c_acc = C_L1C_TOTAL_CACHE_ACCESSES
-        c_miss = C_L1C_TOTAL_CACHE_MISSES
-    elif lk == L1_T:
-        c_acc = C_L1T_TOTAL_CACHE_ACCESSES
-        c_miss = C_L1T_TOTAL_CACHE_MISSES
-    if status == R_RESERVATION_FAIL:
-        if lk == L1_D:
-            _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
-        return 0
-    _count(pend, sm_s, sm, c_acc)
-    ready = cycle + ca.geo[c, G_HIT_LATENCY]
-    if status == R_HIT:
-        if token >= 0:
-            _hq_push(hq, hq_hc, act, sm, lk, token, ready)
-    elif status == R_HIT_RESERVED:
-        if lk == L1_D:
-            _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_PENDING_HITS)
-    else:
-        _count(pend, sm_s, sm, c_miss)
-        act[A_MSHR] += 1
-        if group > 1:
-            if victim >= 0:
-                l1_writeback(ca, act, c, sm, victim, shift, ready)
-            group_miss(p, ca, pend, sm_s, act, sm, c, line, shift, group, ready)
-            return 1
-        l1_push(ca, act, c, line << shift, pack_info(sm, PK_READ, lk, 1 << shift, 0), ready)
-        if victim >= 0:
-            l1_writeback(ca, act, c, sm, victim, shift, ready)
-    return 1
-
-
-@jit
-def _store(ca, hq, hq_hc, sm_s, pend, act, sm: int, line_addr: int, n_sectors: int,
-           kind: int, token: int, cycle: int) -> int:
-    c = sm * N_L1_KINDS + L1_D
-    if mq_free(ca, c) < 2 or (token >= 0 and hq_hc[sm, L1_D, RB_COUNT] >= hq.shape[2]):
-        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_RESERVATION_FAILS)
-        return 0
-    policy = ca.geo[c, G_WRITE_POLICY]
-    if policy == WP_LOCAL_WB_GLOBAL_WT:
-        policy = WP_WRITE_BACK if kind == MEM_ST_LOCAL else WP_WRITE_EVICT
-    shift = ca.geo[c, G_LINE_SHIFT]
-    hit, fwd, victim = cache_write(ca, c, line_addr >> shift, policy, -2)
-    ready = cycle + ca.geo[c, G_HIT_LATENCY]
-    slot = ack_slot(token)  # > 0: the L2 acknowledges the write (store_ack.py)
-    if fwd:
-        l1_push(ca, act, c, line_addr,
-                 pack_info(sm, PK_WRITE, SRC_NONE, n_sectors * SECTOR_BYTES, slot), ready)
-    if victim >= 0:
-        l1_writeback(ca, act, c, sm, victim, shift, ready)
-    if token >= 0 and not (fwd and slot > 0):
-        _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
-    _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_ACCESSES)
-    _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_WRITES)
-    if not hit:
-        _count(pend, sm_s, sm, C_L1D_TOTAL_CACHE_MISSES)
-    return 1
-
-
-@jit
-def _sectored(ca, hq, hq_hc, byp_token, sm_s, pend, act, sm: int, line_addr: int,
-              smask: int, kind: int, token: int, cycle: int) -> int:
-    """A load or store through a sectored L1D (``l1sector.py``)."""
-    if token >= 0 and hq_hc[sm, L1_D, RB_COUNT] >= hq.shape[2]:
-        return 0
-    ready = cycle + ca.geo[sm * N_L1_KINDS + L1_D, G_HIT_LATENCY]
-    if kind == MEM_LD_GLOBAL or kind == MEM_LD_LOCAL:
-        r = l1s_load(ca, byp_token, sm_s, pend, act, sm, line_addr, smask, token, ready)
-    else:
-        r = 2 * l1s_store(ca, sm_s, pend, act, sm, line_addr, smask, kind, ready)
-    if r == 2 and token >= 0:
-        _hq_push(hq, hq_hc, act, sm, L1_D, token, ready)
-    return 1 if r > 0 else 0
 
 
 @jit
@@ -342,25 +181,11 @@ def mem_access(ms, sm: int, line_addr: int, n_sectors: int, kind: int, token: in
     if ms.sm_s[sm, S_PORT_CYCLE] == cycle:
         return 0
     line_addr, smask = split_line(line_addr, n_sectors)
-    ca, hq, hq_hc, sm_s, pend, act = ms.caches, ms.hq, ms.hq_hc, ms.sm_s, ms.pend, ms.act
-    if kind == MEM_ATOMIC or (kind == MEM_LD_GLOBAL and ms.p[P_BYPASS_GLOBAL] != 0):
-        ok = _bypass(ca, ms.byp_token, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
-                     cycle)
-    elif kind != MEM_LD_CONST and kind != MEM_LD_TEX and l1d_sectored(ca, sm):
-        ok = _sectored(ca, hq, hq_hc, ms.byp_token, sm_s, pend, act, sm, line_addr, smask,
-                       kind, token, cycle)
-    elif kind == MEM_LD_GLOBAL:
-        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle,
-                   sm_s[sm, S_GROUP_LINES])
-    elif kind == MEM_LD_LOCAL:
-        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_D, line_addr, token, cycle, 0)
-    elif kind == MEM_LD_CONST:
-        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_C, line_addr, token, cycle, 0)
-    elif kind == MEM_LD_TEX:
-        ok = _load(ms.p, ca, hq, hq_hc, sm_s, pend, act, sm, L1_T, line_addr, token, cycle, 0)
+    if lq_wanted(ms.p, kind):  # GPGPU-Sim 4.x: the tag lookup comes at the queue's head
+        ok = lq_push(ms.p, ms.caches.geo, ms.lq, ms.sm_s, ms.act, sm, line_addr, smask,
+                     n_sectors, kind, token, cycle)
     else:
-        ok = _store(ca, hq, hq_hc, sm_s, pend, act, sm, line_addr, n_sectors, kind, token,
-                    cycle)
+        ok = l1_access(ms, sm, line_addr, smask, n_sectors, kind, token, cycle)
     if ok:
         ms.sm_s[sm, S_PORT_CYCLE] = cycle
     return ok
@@ -434,12 +259,17 @@ def _l1_fill(ca, ej, byp_token, fq, sm_s, act, sm: int, cycle: int) -> bool:
 # -- the clock ---------------------------------------------------------------------------------
 @jit
 def tick_memsys(ms, counters, cycle: int) -> bool:
-    """Advance the memory system through core cycle ``cycle``: DRAM, L2 and interconnect ticks
-    that fall in it (back to front), then L1 fills. True when anything moved or any counter
-    changed (so an engine that extrapolates counters over skipped cycles never scales memory
-    counters)."""
+    """Advance the memory system through core cycle ``cycle``: the L1 latency queues' lookups,
+    DRAM, L2 and interconnect ticks that fall in it (back to front), then L1 fills. True when
+    anything moved or any counter changed (so an engine that extrapolates counters over skipped
+    cycles never scales memory counters)."""
     progress = _flush(ms.pend, ms.sm_s, counters)
     act = ms.act
+    # the latency queues' lookups first: a miss reaches the interconnect in the cycle it was
+    # looked up, as an access the LD/ST unit looks up itself (an MSHR a fill frees is used
+    # from the next cycle on in both)
+    if act[A_L1_LQ] > 0 and tick_l1_queue(ms, cycle):
+        progress = True
     if act[A_L2_MQ] + act[A_DRAM_Q] > 0:
         num = ms.clk[0, DOM_DRAM]
         den = ms.clk[1, DOM_DRAM]
@@ -529,6 +359,8 @@ def mem_next_event(ms, cycle: int) -> int:
     act = ms.act
     if act[A_COMPLETIONS] + act[A_EJECT] > 0:
         ev = _sm_next_event(ms.hq, ms.hq_hc, ms.fq, ms.ej, ms.sm_s)
+    if act[A_L1_LQ] > 0:
+        ev = min(ev, lq_next_event(ms.lq, ms.sm_s))
     if ev <= cycle:
         return cycle
     ev = min(ev, icnt_next_event(ms.p, ms.clk, ms.caches, ms.sm_s, ms.sl_s, ms.rq,
