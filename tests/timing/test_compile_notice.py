@@ -75,6 +75,21 @@ def _run_vector_add(progress: str | None, cache_dir=None) -> subprocess.Complete
 
 
 @pytest.mark.needs_jit
+def test_a_second_process_loads_the_cycle_loop_from_the_cache():
+    """The machine's own numba cache (the one every test process shares): once one process has
+    the cycle loop (this call, or any earlier test's), a second process loads it (numba counts
+    a cache hit) and gives the same statistics — the loop is compiled once per machine, not
+    once per process (``warpsim/_bundle.py``)."""
+    first = _run_vector_add(None)
+    assert first.returncode == 0, first.stderr
+    second = _run_vector_add(None)
+    assert second.returncode == 0, second.stderr
+    assert int(_HITS.search(second.stderr).group(1)) >= 1
+    assert _untimed(json.loads(second.stdout)) == _untimed(json.loads(first.stdout))
+
+
+@pytest.mark.slow  # a whole engine compile into an empty cache (~90 s of CPU)
+@pytest.mark.needs_jit
 def test_fresh_process_announces_the_engine_compile(tmp_path):
     """A process that compiles the cycle loop (an empty numba cache): both lines on stderr, the
     record unchanged (the compile time it reports is within the announced duration). A second
