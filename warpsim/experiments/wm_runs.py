@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "MODES", "BenchSel", "run_one"]
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "MODES", "BenchSel", "allocation_counters", "run_one"]
 
 MODES = ("base", "tb", "temp", "temp_spatial", "dueling", "threshold")
 """``base``: no mechanism; ``tb``: WarpMan observing block-level allocation (per-warp times,
@@ -77,6 +77,7 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
         stats = dict(dev.stats)
         launches = list(getattr(dev.mechanism, "launches", []) or [])
         energy = energy_for_gpu(stats, dev.gpu_config)
+        sm_cfg = dev.gpu_config.sm
     finally:
         dev.close()
     g = stats.get
@@ -96,11 +97,32 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
         "wall_s": time.perf_counter() - t0,
         "residency": residency({**stats, **resident.columns()}),
     }
+    if "wm_reg_cycles" in stats:  # spec §2.6 counters (WarpMan on: every mode but base)
+        out.update(allocation_counters(stats, sm_cfg.n_sms, sm_cfg.n_registers))
     if launches:
         out["kernels"] = _kernels(launches)
     if keep_warps:
         out["warps"] = launches
     return out
+
+
+def allocation_counters(stats: dict[str, Any], n_sms: int,
+                        n_registers: int) -> dict[str, Any]:
+    """Spec §2.6 counters of one run from WarpMan's statistics: time averages per SM over the
+    whole run (register utilisation = allocated registers / register file), barrier stall
+    cycles of partially dispatched blocks' warps, threshold-blocked warps."""
+    sm_cycles = n_sms * max(1, int(stats.get("gpu_tot_sim_cycle", 0)))
+    return {
+        "reg_utilization": stats["wm_reg_cycles"] / (sm_cycles * n_registers),
+        "avg_warp_entries": stats.get("wm_warp_entry_cycles", 0) / sm_cycles,
+        "avg_active_warps": stats.get("wm_active_warp_cycles", 0) / sm_cycles,
+        "avg_resident_blocks": stats.get("wm_cta_cycles", 0) / sm_cycles,
+        "avg_shmem_bytes": stats.get("wm_shmem_byte_cycles", 0) / sm_cycles,
+        "partial_barrier_stall_cycles": int(stats.get("wm_partial_barrier_stall_cycles", 0)),
+        "threshold_blocked_warps": int(stats.get("wm_threshold_blocked_warps", 0)),
+        "series_rows": int(stats.get("wm_series_rows", 0)),
+        "series_dropped": int(stats.get("wm_series_dropped", 0)),
+    }
 
 
 def _kernels(launches: list[Any]) -> dict[str, dict[str, int]]:
