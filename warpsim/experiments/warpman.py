@@ -50,8 +50,8 @@ COUNTER_KEYS = ("reg_utilization", "avg_warp_entries", "avg_active_warps",
 FIG_BENCH = "stencil_naive"
 """The benchmark whose allocated-register series is drawn (``fig_register_series.png``)."""
 FIG_MODES = ("tb", "temp")
-_ST, _RS = "stencil_naive", "radix_sort"
-"""The benchmarks standing for the dissertation's ST (B-R3) and RS (B-R9)."""
+_ST, _RS, _MM = "stencil_naive", "radix_sort", "matrix_mul"
+"""The benchmarks standing for the dissertation's ST (B-R3), RS (B-R9) and MM (B-R8)."""
 SIMD_WIDTHS = {"simd8": 4, "simd16": 2}
 """B-R14: SIMD width -> how many times longer a warp instruction holds an fp32/int32 unit
 (32 / NumSP)."""
@@ -269,7 +269,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                  "per_benchmark": pick("temp_spatial", "speedup")},
         "B-R8": {"paper": PAPER["mm_l1d_miss"],
                  "ours": {b: [p["temp"]["l1d_miss_rate"], p["temp_spatial"]["l1d_miss_rate"]]
-                          for b, p in per.items() if "temp" in p and "temp_spatial" in p}},
+                          for b, p in per.items() if "temp" in p and "temp_spatial" in p},
+                 "benchmark": _MM},
         "B-R9": {"paper": PAPER["rs_row_acc_per_act"],
                  "ours": {b: [p["temp"]["dram_row_acc_per_act"],
                               p["temp_spatial"]["dram_row_acc_per_act"]]
