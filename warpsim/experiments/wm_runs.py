@@ -56,7 +56,8 @@ BENCH_FULL = (
     *BENCH_QUICK,
     BenchSel("bfs", "small", (("nodes", 32768),), "-", "24 regs x 512 thr: 2 blocks/SM "
              "(25 % unused: partial blocks of up to 10 warps), irregular warps"),
-    BenchSel("matrix_mul", "small", (), "MM", "SDK matrixMul<16>: 256 thr, 2 kB shared, "
+    BenchSel("matrix_mul", "paper", (("repeats", 1),), "MM", "SDK matrixMul<16> at the "
+             "sample's default 320x320 x 320x640 (800 blocks, one launch): 256 thr, 2 kB shared, "
              "__syncthreads(); at 24 regs (the paper's; sm_80 ptxas takes 32 unconstrained) "
              "5 blocks/SM + a partial block of 2 warps (§3.4's worked example)", maxnreg=24),
 )
