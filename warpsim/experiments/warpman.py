@@ -298,8 +298,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
 
 def reproduce_warpman(*, quick: bool, out: Path, jobs: int | None = None,
                       dask: str | None = None) -> dict[str, Any]:
-    """``warpsim reproduce warpman``: the quick (3 benchmarks) or full selection; ``jobs``
-    and ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
+    """``warpsim reproduce warpman``: the quick (5 benchmarks) or full selection (+ bfs, MM);
+    ``jobs`` and ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
     del jobs, dask
     return run_experiment(BENCH_QUICK if quick else BENCH_FULL, out)
 
