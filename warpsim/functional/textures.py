@@ -29,6 +29,7 @@ import numpy as np
 
 from warpsim.errors import LaunchError
 from warpsim.functional.ldst import lanes_of
+from warpsim.functional.simt_stack import own
 from warpsim.functional.trace import mem_lines
 from warpsim.ptx.ir import Instruction, OpKind
 
@@ -221,7 +222,7 @@ def write_lanes(bs: Any, regs: list[int], values: list[np.ndarray], tsel: Any,
         if whole:
             bs.regs[r] = v
         else:
-            bs.regs[r][tsel] = v
+            own(bs.regs, r)[tsel] = v
 
 
 def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.functional.ldst import lanes_of
-from warpsim.functional.simt_stack import LANES
+from warpsim.functional.simt_stack import LANES, own
 from warpsim.ptx.ir import Instruction, Operand, OpKind
 
 __all__ = ["build_warp_op"]
@@ -55,7 +55,9 @@ def _write(bs: Any, g: Any, r: int, vals: np.ndarray, tsel: Any, lanes: np.ndarr
         flat = flat.astype(reg.dtype)
     if whole:
         bs.regs[r] = flat.copy() if flat.base is not None else flat
-    elif lanes is None:
+        return
+    reg = own(bs.regs, r)
+    if lanes is None:
         reg[tsel] = flat
     else:
         reg[tsel] = flat[lanes]
