@@ -187,11 +187,13 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, tidx, seg, whole = lanes_of(g, pred)
         n = tidx.size
-        if isinstance(handle, int):
-            hv = bs.regs[handle][tsel]
-            keys: list[Any] = [int(h) for h in np.unique(hv)]
+        hv = bs.regs[handle][tsel] if isinstance(handle, int) else None
+        if hv is not None and n and (hv == hv[0]).all():  # one texture (the usual case)
+            keys: list[Any] = [int(hv[0])]
+            hv = None  # every lane: as pos = flatnonzero(all true), without the index array
+        elif hv is not None:
+            keys = [int(h) for h in np.unique(hv)]
         else:
-            hv = None
             keys = [handle]
         out = np.zeros((n, 4), np.uint32)
         tex_addr = np.zeros(n, np.uint64)
