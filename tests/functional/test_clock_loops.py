@@ -50,9 +50,9 @@ LOOP:
 LOOP_PCS = range(6, 11)  # mov .. bra
 
 
-def _run(count: int, threads: int, **kw):
+def _run(count: int, threads: int, ptx: str = SPIN, **kw):
     mem = GlobalMemory()
-    img = ModuleImage(parse_ptx(SPIN, "spin.ptx"), mem)
+    img = ModuleImage(parse_ptx(ptx, "spin.ptx"), mem)
     out = mem.alloc(16 * threads)
     res = launch(img, "spin", grid=1, block=threads, trace=False,
                  params=struct.pack("<QQ", out, count), **kw)
@@ -68,26 +68,35 @@ def test_the_spin_loop_is_recognised_and_a_loop_carried_one_is_not():
     assert clock_loops(prog2) == {}
 
 
-@pytest.mark.parametrize("count, threads", [(1, 1), (2, 1), (14_100_000, 1), (100_003, 32)])
-def test_skipped_spin_equals_the_hand_computed_clock(count, threads):
-    got, res = _run(count, threads)
-    need = count + np.arange(threads)
+UNIFORM = SPIN.replace("add.s64 %rd5, %rd5, %rd2;", "add.s64 %rd5, %rd5, 0;")
+
+
+@pytest.mark.parametrize("count, threads, same", [
+    (1, 1, False), (2, 1, False), (14_100_000, 1, False), (100_003, 32, False),
+    (700_000, 1024, True),      # 1024 lanes with equal inputs: evaluated as one
+    (60, 4096, False)])         # 4096 distinct lanes: left to run one by one
+def test_skipped_spin_equals_the_hand_computed_clock(count, threads, same):
+    got, res = _run(count, threads, UNIFORM if same else SPIN)
+    need = count + (0 if same else np.arange(threads))
     m = np.maximum(0, (need - 4 + 4) // 5)      # first m with 5 m + 4 >= need
     offset = 5 * m + 4
     iters = m + 1
-    # the warp runs the loop max(iters) times (dispatches 7 .. 6 + 5 * total); the clock
-    # after it is read at the next dispatch, once every lane has reconverged
+    # one batch runs the loop max(iters) times (dispatches 7 .. 6 + 5 * total) as one group
+    # while all its warps loop; the clock after it is read at the next dispatch
     total = int(iters.max())
-    np.testing.assert_array_equal(got[:, 0], offset)
+    np.testing.assert_array_equal(got[:, 0], np.broadcast_to(offset, threads))
     np.testing.assert_array_equal(got[:, 1], 7 + 5 * total)
-    for pc in LOOP_PCS:
-        assert res.pc_warp_counts[pc] == total
-        assert res.pc_thread_counts[pc] == int(iters.sum())
+    per_thread = np.broadcast_to(iters, threads)
+    per_warp = [int(per_thread[w:w + 32].max()) for w in range(0, threads, 32)]
+    for pc in LOOP_PCS:  # a warp runs the loop as often as its longest lane
+        assert res.pc_warp_counts[pc] == sum(per_warp)
+        assert res.pc_thread_counts[pc] == int(per_thread.sum())
 
 
-def test_skipped_spin_equals_the_one_by_one_run():
-    fast, rf = _run(3_001, 32)
-    slow, rs = _run(3_001, 32, max_steps=10**9)   # max_steps: no fast-forward
+@pytest.mark.parametrize("ptx, threads", [(SPIN, 32), (UNIFORM, 96)])
+def test_skipped_spin_equals_the_one_by_one_run(ptx, threads):
+    fast, rf = _run(3_001, threads, ptx)
+    slow, rs = _run(3_001, threads, ptx, max_steps=10**9)   # max_steps: no fast-forward
     np.testing.assert_array_equal(fast, slow)
     np.testing.assert_array_equal(rf.pc_warp_counts, rs.pc_warp_counts)
     np.testing.assert_array_equal(rf.pc_thread_counts, rs.pc_thread_counts)

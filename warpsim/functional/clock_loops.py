@@ -15,8 +15,9 @@ Assumptions:
       while the group runs alone.
   [A] The fast-forward runs only when the looping group is the only runnable group of its
       batch, with traces off and no ``max_steps``: it evaluates the next iterations' bodies
-      side by side (one copy of the group's active lanes per iteration, chunks of up to
-      ``LANES_PER_CHUNK`` lanes), finds the first iteration whose branch is not taken by every
+      side by side (one copy of the group's distinct active lanes per iteration: lanes
+      whose body inputs are equal compute the same; chunks of up to ``LANES_PER_CHUNK``
+      lanes), finds the first iteration whose branch is not taken by every
       active lane, and skips the iterations before it: registers the body writes are set to
       the last skipped iteration's values on every lane the group computes (one more
       evaluation over those lanes), the clock registers to its last reading, and the clock,
@@ -183,19 +184,39 @@ def _evaluate(run: Any, lp: ClockLoop, lanes: Any, copies: np.ndarray, c0: int,
     return regs
 
 
+def _distinct_lanes(run: Any, lp: ClockLoop, lanes: np.ndarray) -> np.ndarray:
+    """One lane of each set of ``lanes`` that hold equal values in every register the body
+    reads: they compute the same iterations (the clock is the same for all)."""
+    if not lp.reads:
+        return lanes[:1]
+    cols = []
+    for r in lp.reads:
+        v = run.regs[r][lanes]
+        cols.append((v.view(np.uint8) if v.dtype == np.bool_ else
+                     v.view(f"u{v.dtype.itemsize}")).astype(np.uint64))
+    _, first = np.unique(np.stack(cols, axis=1), axis=0, return_index=True)
+    return lanes[np.sort(first)]
+
+
 def skip_clock_loop(run: Any, g: Any, lp: ClockLoop) -> int:
     """Skip the iterations of clock loop ``lp`` that group ``g`` (just sent back to ``lp.t``
     by its branch, alone in its batch) would run before the first one whose branch some
-    active lane does not take; returns how many were skipped."""
+    active lane does not take; returns how many were skipped. Lanes with equal inputs are
+    evaluated once; a group with more than ``LANES_PER_CHUNK // 32`` distinct lanes is left
+    to run (and not examined again at this loop)."""
+    declined = run.clock_loop_declined
+    if declined is not None and declined[0] is g and declined[1] == lp.b:
+        return 0
     n = run.n_threads
     sel = slice(None) if g.allb else g.sel
     tids = np.arange(n, dtype=np.int64)[sel]
     wmask = np.zeros(run.n_warps, np.uint32)
     wmask[g.ws] = g.masks
     active = ((wmask[tids // 32] >> (tids % 32).astype(np.uint32)) & 1).astype(np.bool_)
-    act_lanes = tids[active]
-    na = act_lanes.size
-    if na == 0 or na > LANES_PER_CHUNK // 64:
+    lanes = _distinct_lanes(run, lp, tids[active])
+    na = lanes.size
+    if na == 0 or na > LANES_PER_CHUNK // 32:
+        run.clock_loop_declined = (g, lp.b)
         return 0
     span = lp.b - lp.t + 1
     c0 = run.clock
@@ -203,7 +224,7 @@ def skip_clock_loop(run: Any, g: Any, lp: ClockLoop) -> int:
     k = 32
     while True:
         copies = np.arange(done, done + k, dtype=np.int64)
-        regs = _evaluate(run, lp, act_lanes, copies, c0, na)
+        regs = _evaluate(run, lp, lanes, copies, c0, na)
         p = regs[lp.guard].reshape(k, na)
         ok = (~p if lp.neg else p).all(axis=1)
         if ok.all():
