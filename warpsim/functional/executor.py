@@ -241,11 +241,11 @@ class _Launch(BarrierUnit):
         self.n_values: list[int] = prog.n_values.tolist()
         """Value entries per pc (Python ints, read per traced dispatch)."""
         self.turn = 0
+        """Branches the group that was given the turn by a yield may still take before the
+        lowest-PC-first rule applies to it again."""
         self.clock_loop_declined: Any = None
         """(group, loop) that ``clock_loops.skip_clock_loop`` declined (too many distinct
         lanes): not examined again."""
-        """Branches the group that was given the turn by a yield may still take before the
-        lowest-PC-first rule applies to it again."""
 
     # ---- helpers used by the instruction closures ------------------------------------
     def thread_coords(self, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
