@@ -93,7 +93,7 @@ def test_skipped_spin_equals_the_hand_computed_clock(count, threads, same):
         assert res.pc_thread_counts[pc] == int(per_thread.sum())
 
 
-@pytest.mark.parametrize("ptx, threads", [(SPIN, 32), (UNIFORM, 96)])
+@pytest.mark.parametrize("ptx, threads", [(SPIN, 32), (UNIFORM, 96)], ids=["per-lane", "uniform"])
 def test_skipped_spin_equals_the_one_by_one_run(ptx, threads):
     fast, rf = _run(3_001, threads, ptx)
     slow, rs = _run(3_001, threads, ptx, max_steps=10**9)   # max_steps: no fast-forward

@@ -94,7 +94,7 @@ def test_partial_writes_read_zero_elsewhere_in_every_batch_and_launch():
     for flag, batch_threads in ((40, 64), (20, 64), (33, 1 << 16)):  # 4 batches, then 1
         before = mem.read(pcnt, n * 4).view(np.uint32).copy()
         mem.write(out, np.full(n * 5, 0xDEADBEEF, np.uint32))
-        launch(img, "cow", grid=GRID, block=BLOCK, trace=True, batch_threads=batch_threads,
+        launch(img, "cow", grid=GRID, block=BLOCK, trace=False, batch_threads=batch_threads,
                params=struct.pack("<QQQI", out, pin, pcnt, flag))
         got = mem.read(out, n * 20).view(np.uint32)
         np.testing.assert_array_equal(got, _want(inp, before, flag))
