@@ -68,8 +68,6 @@ class Watchdog:
         self.seen_quick: set[bytes] = set()
         """Fingerprints since the last memory write."""
         self.writes = -1
-        self.n_digests = 0
-        """Full digests taken (a cost guard reads it)."""
 
     def check(self, run: Any, g: Any, pc: int) -> None:
         """Raise when the batch ``run`` spins (``g`` is the group at branch ``pc``) or the
@@ -90,7 +88,6 @@ class Watchdog:
         if quick not in self.seen_quick:
             self.seen_quick.add(quick)
             return
-        self.n_digests += 1
         digest = self._digest(run, g, pc)
         if digest in self.seen:
             raise SpinError(self.prog.name, f"the kernel spins forever at line "
