@@ -12,7 +12,7 @@ from warpsim.errors import ConfigError
 from warpsim.functional.executor import launch
 from warpsim.functional.memory import GlobalMemory
 from warpsim.functional.program import ModuleImage
-from warpsim.functional.watchdog import LaunchTimeoutError, SpinError
+from warpsim.functional.watchdog import LaunchTimeoutError, SpinError, Watchdog
 from warpsim.ptx.parser import parse_ptx
 from warpsim.runtime import Device
 
@@ -92,9 +92,31 @@ def test_waiting_for_another_warps_flag_is_not_a_spin():
     assert out.tolist() == [15000, 15000]       # 5000 x 3, seen by the waiting thread
 
 
-def test_a_long_counting_loop_is_not_a_spin():
+def _count_digests(monkeypatch):
+    """Count the watchdog's full digests (taken only when a cheap fingerprint repeats)."""
+    calls = []
+    full = Watchdog._digest
+
+    def counted(run, g, pc):
+        calls.append(pc)
+        return full(run, g, pc)
+    monkeypatch.setattr(Watchdog, "_digest", staticmethod(counted))
+    return calls
+
+
+def test_a_long_counting_loop_is_not_a_spin(monkeypatch):
+    calls = _count_digests(monkeypatch)
     ptx = HANDOFF.replace("5000", "30000")  # about 30 spin checks (one per 1024 branches)
     assert _run(ptx, "handoff").tolist() == [90000, 90000]
+    assert calls == []  # the counter changes every state: no fingerprint repeats
+
+
+def test_a_spin_is_confirmed_by_full_digests(monkeypatch):
+    calls = _count_digests(monkeypatch)
+    with pytest.raises(SpinError):
+        _run(FLAG_WAIT.replace("WAITER", "0"), "wait")
+    # the second visit of the repeating state takes the first digest, the third confirms it
+    assert len(calls) == 2
 
 
 def test_the_wall_clock_limit_stops_a_long_launch():

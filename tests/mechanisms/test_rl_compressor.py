@@ -19,6 +19,7 @@ from test_rl_traffic import INSTS, RECS, SRC
 from timing_helpers import FakeAlloc, FakeProgram, make_chunk, small_config
 from timing_memstub import stub_memsys
 
+from warpsim.functional.lane_patterns import RL_CONSTANT, RL_PATTERN_SHIFT
 from warpsim.functional.trace import RL_PATTERN_BIT, SIG_KEYS, annotate_words, empty_values
 from warpsim.mechanisms.regless.mechanism import RegLess
 from warpsim.timing.driver import TimingSimulator
@@ -76,8 +77,11 @@ def _run(compressor: bool):
     sim.start(_Prog(INSTS), FakeAlloc(INSTS, 9), n_ctas=1, cta_threads=32,
               regs_per_thread=9, shmem_bytes=0)
     # one value per record; the mov's R0 (constant 5) matches a pattern, the others do not
+    # (the BDI byte's pattern bit; which pattern in bits 2-4 of ``uniform``)
     chunk = dataclasses.replace(make_chunk([RECS], 1), val_start=np.arange(6, dtype=np.int64),
-                                bdi=np.array([RL_PATTERN_BIT, 3, 3, 3, 3], np.uint8))
+                                bdi=np.array([RL_PATTERN_BIT, 3, 3, 3, 3], np.uint8),
+                                uniform=np.array([1 | RL_CONSTANT << RL_PATTERN_SHIFT, 0, 0, 0,
+                                                  0], np.uint8))
     sim.consume(chunk)
     return sim.finish()
 
@@ -89,6 +93,9 @@ def test_a_compressible_eviction_stays_in_the_compressor():
     # (one line load, read-modify-write) and no store is made; C's preload of R0 misses in
     # the OSU and hits in the compressor cache: no load
     assert (s["rl_evictions_dirty"], s["rl_evictions_compressed"]) == (1, 1)
+    assert s["rl_evictions_compressed_constant"] == 1 and s["rl_evictions_incompressible"] == 0
+    assert sum(s[f"rl_evictions_compressed_{k}"] for k in
+               ("stride1", "stride4", "half_stride1", "half_stride4")) == 0
     assert (s["rl_line_stores"], s["rl_line_loads"], s["rl_comp_line_fills"]) == (0, 1, 1)
     assert (s["rl_preload_compressor"], s["rl_preload_mem"], s["rl_preload_osu"]) == (1, 0, 2)
     assert s["rl_compressor_ops"] == 3   # pattern match, bit-vector check, decompression

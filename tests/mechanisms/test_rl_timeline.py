@@ -4,8 +4,10 @@ t+1, one warp per cycle round robin, offered to issue from t+2; an ``add`` issue
 back at t+7; ``exit`` issues the cycle after and the warp exits when the add writes back).
 
 RegLess adds: the warp waits on the capacity manager's stack until its region's first
-instruction has been offered (t+2), is admitted at the end of that cycle, and activates after
-1 + (preloads in its busiest bank) + 1 (compressor bit-vector check of a miss) cycles."""
+instruction has been offered (t+2, later when the region's metadata words fill more than the
+first fetch's spare decode slot: tests/mechanisms/test_rl_meta_slots.py), is admitted at the
+end of that cycle, and activates after 1 + (preloads in its busiest bank) + 1 (compressor
+bit-vector check of a miss) cycles."""
 
 from __future__ import annotations
 
@@ -56,18 +58,23 @@ def test_one_warp_waits_three_cycles_for_its_region():
 
 
 def test_second_warp_waits_for_capacity_until_the_first_region_ends():
-    # every bank holds 1 entry (8 per SM) and the region reads R0..R7 (one per bank). Fetch is
-    # round robin from slot cycle % slots, so warp 1 is fetched at 1 and offered at 2, warp 0
-    # at 3. Warp 1 is admitted at the end of 2, active at 5: add at 5, exit at 6 (one issue
-    # per warp per cycle on this config), which ends its region and frees the banks. Warp 0
-    # stalls at the end of cycles 3, 4, 5, is admitted at 6, active at 9: its add issues at 9,
-    # 6 cycles after the add of a lone warp 0 (offered, and issued, at 3); it finishes last
+    # every bank holds 1 entry (8 per SM) and the region reads R0..R7 (one per bank). Its
+    # 8 inputs take 3 metadata words in front of the add (header, one more preload word, the
+    # flag word), 2 decode slots per fetch. Fetch is round robin from slot cycle % slots, one
+    # warp per cycle: warp 1 decodes 2 words at 1, warp 0 2 words at 2 and its last word + the
+    # add at 3, its exit at 4 (its I-buffer has room), warp 1 its last word + the add at 5.
+    # Warp 0 is offered at 4, admitted at the end of 4, active at 7: add at 7, exit at 8 (one
+    # issue per warp per cycle on this config), which ends its region and frees the banks.
+    # Warp 1, offered at 6, stalls at the end of cycles 6 and 7, is admitted at 8, active at
+    # 11: its add issues at 11, 8 cycles after the add of a lone warp 0 (offered, and issued,
+    # at 3); it finishes last
     src = "add.u32 %r0, %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7\nexit"
     insts = [Inst("add", reads=tuple(range(8)), writes=(0,)), X]
     on, lone = _run(insts, src, [[rec(0), rec(1)], [rec(0), rec(1)]], 2,
                     base_warps=[[rec(0), rec(1)], [rec(1)]],  # warp 1 only exits
                     **{"regless.entries_per_sm": 8, "regless.max_regs_per_region": 8})
-    assert on.cycles - lone.cycles == 6
+    assert on.cycles - lone.cycles == 8
     s = on.stats
     assert s["rl_regions_executed"] == 2 and s["rl_preloads"] == 16
-    assert s["rl_cm_capacity_stall_cycles"] == 3
+    assert s["rl_cm_capacity_stall_cycles"] == 2
+    assert s["rl_meta_words_fetched"] == 6

@@ -26,7 +26,7 @@ from warpsim.timing.fields import F_WARP_AGE, F_WARP_CTA
 
 # modes (bits of cfg[0])
 (REUSE, PARK, OUTSIDE, BANK0, LANE, PRELOAD, SEE, OBSERVE, DELAY, VERIFY,
- DISPATCH) = (1 << i for i in range(11))
+ DISPATCH, FETCH) = (1 << i for i in range(12))
 # cfg[1]: the added unit's type id; cfg[2]: the memory-port refusals
 # st[w, *] per warp slot; the last row holds counters
 S_ISSUED, S_RETIRED, S_SENT, S_BACK, S_PENDING, S_SEEN = range(6)
@@ -36,6 +36,10 @@ G_RELEASED, G_POLLS, G_PARKED, G_DELAYED = 0, 1, 2, 3
 # 8 + 4 i: (CTA slot, position, warp slot, cycle); exit i at 80 + 2 i: (warp slot, cycle)
 H_CAP, H_RELEASE, H_LIVE, H_NL, H_NE = 0, 1, 2, 3, 4
 H_L, H_E = 8, 80
+# FETCH (extra instruction words, test_seams_fetch.py), the state hs[5]: words due in front of
+# absolute record r at r (r < 64); per warp slot w the record being fetched at 64 + w and the
+# words fetched for it at 96 + w; the number of words fetched at 128 and their cycles from 129
+W_CUR, W_DONE, W_N, W_CYC = 64, 96, 128, 129
 
 
 @jit
@@ -197,7 +201,24 @@ def _can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     return (hs[0][0] & PRELOAD) == 0 or hs[1][warp, S_BACK] > 0
 
 
-PROBE_HOOKS = dict(on_issue=_on_issue, poll_parked=_poll_parked, on_retire=_on_retire,
+@jit
+def _fetch_word(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
+    if (hs[0][0] & FETCH) == 0 or rec >= W_CUR:
+        return False
+    f = hs[5]
+    if f[W_CUR + warp] != rec:
+        f[W_CUR + warp] = rec
+        f[W_DONE + warp] = 0
+    if f[W_DONE + warp] >= f[rec]:
+        return False
+    f[W_DONE + warp] += 1
+    f[W_CYC + f[W_N]] = cycle
+    f[W_N] += 1
+    return True
+
+
+PROBE_HOOKS = dict(fetch_word=_fetch_word, on_issue=_on_issue, poll_parked=_poll_parked,
+                   on_retire=_on_retire,
                    operand_bank=_operand_bank, dest_bank=_dest_bank, unit_choice=_unit_choice,
                    on_warp_launch=_on_warp_launch, mem_request=_mem_request,
                    on_mem_sent=_on_mem_sent, on_mem_complete=_on_mem_complete,
@@ -211,13 +232,16 @@ class Probe(Mechanism):
     """Every seam, each behaviour switched on by a bit of ``mode`` (constants above).
     DISPATCH: warp-level dispatch, at most ``cap`` live warps per SM (0: only the free warp
     slots limit), a CTA started whenever one of its warps may be placed, its other warps placed
-    as live warps exit; an exited warp's slot is freed at its exit when ``release``."""
+    as live warps exit; an exited warp's slot is freed at its exit when ``release``.
+    FETCH: ``words[r]`` extra instruction words are fetched in front of absolute record ``r``
+    (``fetch_word``); ``word_cycles`` lists the cycles they were decoded in."""
 
     extra_units = (("probe_lane", 1),)
 
-    def __init__(self, cfg, mode, name="probe", *, cap=0, release=False):
+    def __init__(self, cfg, mode, name="probe", *, cap=0, release=False, words=None):
         super().__init__(cfg)
         self.mode = mode
+        self.words = dict(words or {})  # FETCH: {absolute record: extra words in front}
         self.name = name
         self.cap, self.release = cap, release
         self.counter_names = (f"{name}_parked_cycles",)
@@ -232,8 +256,12 @@ class Probe(Mechanism):
         cfg = np.array([self.mode, info.unit_types.get("probe_lane", 0), 0], np.int64)
         wbw = np.zeros(128, np.int64)
         wbw[H_CAP], wbw[H_RELEASE] = self.cap, int(self.release)
+        fw = np.zeros(256, np.int64)
+        fw[W_CUR:W_DONE] = -1
+        for r, n in self.words.items():
+            fw[r] = n
         return {"cfg": cfg, "st": np.zeros((info.cfg.sm.n_max_warps + 1, 6), np.int64),
-                "wbw": wbw}
+                "wbw": wbw, "fw": fw}
 
     def bind_core(self, launch_state, core):
         launch_state["core"] = core.warp
@@ -243,7 +271,7 @@ class Probe(Mechanism):
 
     def hook_state(self, launch_state, rec_cols, rec_base):
         return (launch_state["cfg"], launch_state["st"], launch_state["core"],
-                launch_state["own"], launch_state["wbw"])
+                launch_state["own"], launch_state["wbw"], launch_state["fw"])
 
     def finish_launch(self, launch_state, counts):
         st, cfg, d = launch_state["st"], launch_state["cfg"], launch_state["wbw"]
@@ -252,6 +280,9 @@ class Probe(Mechanism):
         out.update({f"{self.name}_released": int(st[-1, G_RELEASED]),
                     f"{self.name}_polls": int(st[-1, G_POLLS]),
                     f"{self.name}_refused": int(cfg[2])})
+        if self.mode & FETCH:
+            fw = launch_state["fw"]
+            self.word_cycles = [int(c) for c in fw[W_CYC:W_CYC + fw[W_N]]]
         if self.mode & DISPATCH:
             n, e = int(d[H_NL]), int(d[H_NE])
             self.launches = [tuple(int(v) for v in d[H_L + 4 * i:H_L + 4 * i + 4])

@@ -122,12 +122,12 @@ def test_jit_equals_python_for_decode_and_collector_allocation():
         sa = type(st)(*[a.copy() for a in st])
         sb = type(st)(*[a.copy() for a in st])
         ca, cb = make_counts(1), make_counts(1)
-        assert tick_decode(sa.warp, sa.warp_bits, window.rec, window.base, tables.pc_info, prm,
-                           ca, 0, cycle) == decode_py(sb.warp, sb.warp_bits, window.rec,
-                                                      window.base, tables.pc_info, prm, cb, 0,
-                                                      cycle)
         hs = noop_state()
         py_hooks = Hooks(*(getattr(f, "py_func", f) for f in noop_hooks()))
+        assert tick_decode(sa.warp, sa.warp_bits, window.rec, window.base, tables.pc_info, prm,
+                           ca, 0, cycle, hs, noop_hooks()) == decode_py(
+            sb.warp, sb.warp_bits, window.rec, window.base, tables.pc_info, prm, cb, 0, cycle,
+            hs, py_hooks)
         assert _allocate_collectors(sa, tables, window, ca, 0, hs, noop_hooks()) == alloc_py(
             sb, tables, window, cb, 0, hs, py_hooks)
         assert np.array_equal(ca, cb)

@@ -28,9 +28,11 @@ PAPER = {"rf_energy_saving": 0.753, "gpu_energy_saving": 0.11, "mean_slowdown": 
 """The paper's headline numbers (§6; Table 2 mean over its 21 benchmarks; L1 requests: "fewer
 than 0.02")."""
 
-NOT_MODELLED = ["per-pattern compressor counts (the trace keeps one compressible bit per value)",
-                "metadata words in the engine's fetch stage (an in-region flag word costs its "
-                "warp one issue cycle instead)"]
+NOT_MODELLED = ["metadata words shifting PCs and I-cache lines (the I-cache is perfect; the "
+                "words take fetch and decode slots only)"]
+
+PATTERNS = ("constant", "stride1", "stride4", "half_stride1", "half_stride4")
+"""The compressor's patterns, in the order of ``rl_evictions_compressed_<pattern>``."""
 
 
 def geomean(xs: Sequence[float]) -> float | None:
@@ -72,6 +74,9 @@ def bench_row(base: Mapping[str, Any], r: Mapping[str, Any], base_cfg: Any,
         "evictions_dirty": s.get("rl_evictions_dirty", 0),
         "evictions_clean": s.get("rl_evictions_clean", 0),
         "evictions_compressed": s.get("rl_evictions_compressed", 0),
+        "evictions_incompressible": s.get("rl_evictions_incompressible", 0),
+        "evictions_compressed_by_pattern": {k: s.get(f"rl_evictions_compressed_{k}", 0)
+                                            for k in PATTERNS},
         "l1_line_loads": s.get("rl_line_loads", 0), "l1_line_stores": s.get("rl_line_stores", 0),
         "l1_requests_per_cycle_per_sm": ((s.get("rl_line_loads", 0) + s.get("rl_line_stores", 0))
                                          / (cycles * rl_cfg.sm.n_sms)),
@@ -84,7 +89,9 @@ def bench_row(base: Mapping[str, Any], r: Mapping[str, Any], base_cfg: Any,
         "static_insns_per_region": r.get("static_insns_per_region"),
         "static_need_per_region": r.get("static_need_per_region"),
         "static_inputs_per_region": r.get("static_inputs_per_region"),
-        "meta_words": s.get("rl_meta_words", 0), "compressor_ops": s.get("rl_compressor_ops", 0),
+        "meta_words": s.get("rl_meta_words", 0),
+        "meta_words_fetched": s.get("rl_meta_words_fetched", 0),
+        "compressor_ops": s.get("rl_compressor_ops", 0),
         "osu_overcommits": s.get("rl_osu_overcommits", 0),
         "energy": en.to_dict()}
 
@@ -125,6 +132,14 @@ def _no_compressor(per: Mapping[str, Any]) -> float | None:
     return None if gm is None else gm - 1.0
 
 
+def _pattern_shares(rows: Sequence[Mapping[str, Any]]) -> dict[str, float] | None:
+    """Share of each pattern among the compressed evictions of all rows (None: none)."""
+    n = {k: sum(x.get("evictions_compressed_by_pattern", {}).get(k, 0) for x in rows)
+         for k in PATTERNS}
+    total = sum(n.values())
+    return {k: v / total for k, v in n.items()} if total else None
+
+
 def _baseline(per: Mapping[str, Any], key: str) -> dict[str, float | None]:
     """Savings and geomean runtime of a comparison baseline's rows (None when not run)."""
     rows = [p[key] for p in per.values() if key in p]
@@ -163,6 +178,7 @@ def summarize(per: Mapping[str, Any], capacities: Sequence[int], config: str) ->
                                                for x in rows]),
         "mean_region_instructions": _mean([x["static_insns_per_region"] or 0 for x in rows]),
         "no_compressor_slowdown": _no_compressor(per),
+        "compressed_pattern_shares": _pattern_shares(rows),
         "rfv": _baseline(per, "rfv"),
         "rfh": {**_baseline(per, "rfh"), "rf_access_energy_saving": _mean(
             [p["rfh"]["rf_access_energy_saving"] for p in per.values() if "rfh" in p])},

@@ -33,15 +33,17 @@ ATOM_OPS = {"add": 0, "min": 1, "max": 2, "inc": 3, "dec": 4, "and": 5, "or": 6,
 
 
 @jit
-def global_index(addr, offset, heap_base, heap_bytes, size, shift):  # pragma: no cover - jit
+def global_index(addr, offset, heap_base, heap_bytes, size, shift, idx):  # pragma: no cover
     """Element indices ``(addr + offset - heap_base) >> shift`` of heap accesses of ``size``
-    bytes. Returns (idx, lowest address, highest address, first bad position, bad kind)."""
+    bytes, into ``idx`` (int64, as long as ``addr``: returning an array costs numba a
+    per-call unpickle). Returns (lowest address, highest address, first bad position, bad
+    kind); the first bad lane's index is 0. One branch-free pass computes the indices and the
+    address range (and an OR of the addresses for alignment); only a batch with a bad lane
+    takes a second pass to find the first one."""
     n = addr.shape[0]
-    idx = np.empty(n, dtype=np.int64)
     lo = np.uint64(0xFFFFFFFFFFFFFFFF)
     hi = np.uint64(0)
-    bad = -1
-    kind = 0
+    orr = np.uint64(0)
     mask = np.uint64(size - 1)
     base = np.uint64(heap_base)
     limit = np.uint64(heap_bytes - size)
@@ -49,33 +51,36 @@ def global_index(addr, offset, heap_base, heap_bytes, size, shift):  # pragma: n
     sh = np.uint64(shift)
     for i in range(n):
         a = np.uint64(addr[i]) + off
-        if a < lo:
-            lo = a
-        if a > hi:
-            hi = a
-        rel = a - base
-        if bad < 0:
+        lo = min(lo, a)
+        hi = max(hi, a)
+        orr |= a
+        idx[i] = np.int64((a - base) >> sh)
+    bad = -1
+    kind = 0
+    if (orr & mask) != 0 or lo < base or hi - base > limit:
+        for i in range(n):
+            a = np.uint64(addr[i]) + off
             if a & mask:
                 bad = i
                 kind = 2
-            elif a < base or rel > limit:
+                break
+            if a < base or a - base > limit:
                 bad = i
                 kind = 1
-        if bad >= 0 and bad == i:
-            idx[i] = 0
-        else:
-            idx[i] = np.int64(rel >> sh)
-    return idx, lo, hi, bad, kind
+                break
+        if bad >= 0:
+            idx[bad] = 0
+    return lo, hi, bad, kind
 
 
 @jit
-def window_index(addr, offset, tidx, div, stride, limit, size, shift, wrap32):  # pragma: no cover
-    """Element indices of per-CTA (shared) or per-thread (local) accesses: the byte position
-    is ``(tidx // div) * stride + a`` with ``a = addr + offset`` (modulo 2**32 when
-    ``wrap32``: 32-bit addresses), valid when ``0 <= a`` and ``a + size <= limit``.
-    Returns (idx, first bad position, bad kind)."""
+def window_index(addr, offset, tidx, div, stride, limit, size, shift, wrap32,
+                 idx):  # pragma: no cover - jit
+    """Element indices of per-CTA (shared) or per-thread (local) accesses, into ``idx``: the
+    byte position is ``(tidx // div) * stride + a`` with ``a = addr + offset`` (modulo 2**32
+    when ``wrap32``: 32-bit addresses), valid when ``0 <= a`` and ``a + size <= limit``.
+    Returns (first bad position, bad kind)."""
     n = addr.shape[0]
-    idx = np.empty(n, dtype=np.int64)
     bad = -1
     kind = 0
     mask = size - 1
@@ -96,7 +101,7 @@ def window_index(addr, offset, tidx, div, stride, limit, size, shift, wrap32):  
             idx[i] = 0
             continue
         idx[i] = ((tidx[i] // div) * stride + a) >> shift
-    return idx, bad, kind
+    return bad, kind
 
 
 @jit

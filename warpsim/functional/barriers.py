@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from warpsim.errors import BarrierDeadlockError
-from warpsim.functional.simt_stack import Group, ballot
+from warpsim.functional.simt_stack import Group, ballot, own
 from warpsim.ptx.ir import OpKind
 
 __all__ = ["BarrierUnit"]
@@ -143,7 +143,7 @@ class BarrierUnit:
             lanes = ((self.bar_mask[ws][:, None] >> np.arange(32, dtype=np.uint32)) & 1) != 0
             threads = (ws[:, None] * 32 + np.arange(32))[lanes]
             per_lane = np.broadcast_to(value[:, None], lanes.shape)[lanes]
-            reg = self.regs[dst]
+            reg = own(self.regs, dst)
             reg[threads] = per_lane.astype(reg.dtype)
 
     def _lanes_may_reach_barrier(self, w: int) -> bool:

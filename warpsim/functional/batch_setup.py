@@ -20,7 +20,12 @@ launches (``Program.launch_cache``); larger ones are rebuilt by each launch."""
 
 def setup_batch(run: Any, first: int, k: int) -> None:
     """Lay out batch ``first .. first + k - 1`` of ``run`` (an executor ``_Launch``): special
-    registers, existence masks, the zeroed register file, shared and local memory."""
+    registers, existence masks, the zeroed register file, shared and local memory.
+
+    Every general register starts on one read-only zero array per dtype, shared by all
+    registers of that dtype and by every batch of the layout: a write of the whole batch
+    replaces the register's array, a write of some lanes copies it first
+    (``simt_stack.own``), so no batch pays for zeroing registers it does not write."""
     prog = run.prog
     run.first_cta = first
     n = k * run.cta_threads
@@ -64,12 +69,14 @@ def setup_batch(run: Any, first: int, k: int) -> None:
             v = static.get(name, 0)
             arrays[name] = np.broadcast_to(np.asarray(v).astype(prog.reg_dtypes[rid]),
                                            (n,)).copy()
-        regs = [np.zeros(n, dtype=dt) for dt in prog.reg_dtypes]
+        zeros: dict[np.dtype, np.ndarray] = {}
+        for dt in map(np.dtype, prog.reg_dtypes):
+            if dt not in zeros:
+                zeros[dt] = np.zeros(n, dtype=dt)
+                zeros[dt].flags.writeable = False
+        regs = [zeros[np.dtype(dt)] for dt in prog.reg_dtypes]
         cache = (key, slot, np.tile(exist1.astype(np.uint32), k), arrays, regs)
         keep["batch"] = cache
-    else:
-        for arr in cache[4]:
-            arr.fill(0)
     _, _, exist, arrays, regs = cache
     run.exist = exist
     run.live = exist.copy()

@@ -22,7 +22,8 @@ Assumptions:
       from where they wait leads to exit without a barrier (``if (i >= n) return;`` before
       ``__syncthreads()``, PTX: exited threads are not waited for); when a barrier is
       reachable from there they can never arrive in order: ``BarrierDeadlockError``.
-  [A] ``%clock``/``%clock64`` read the number of warp-instruction dispatches of the launch so far.
+  [A] ``%clock``/``%clock64`` read the number of warp-instruction dispatches of the launch so far
+      (a loop that only waits for the clock is skipped in bulk: ``clock_loops.py``).
   [A] ``max_steps`` bounds the dynamic warp instructions along any one warp's path.
 """
 
@@ -39,6 +40,7 @@ import numpy as np
 from warpsim.errors import DeviceTrapError, LaunchError
 from warpsim.functional.barriers import BarrierUnit
 from warpsim.functional.batch_setup import setup_batch
+from warpsim.functional.clock_loops import clock_loops, skip_clock_loop
 from warpsim.functional.grid_sync import HINT as GRID_SYNC_HINT
 from warpsim.functional.grid_sync import grid_workspace
 from warpsim.functional.loader import Kind
@@ -241,6 +243,9 @@ class _Launch(BarrierUnit):
         self.turn = 0
         """Branches the group that was given the turn by a yield may still take before the
         lowest-PC-first rule applies to it again."""
+        self.clock_loop_declined: Any = None
+        """(group, loop) that ``clock_loops.skip_clock_loop`` declined (too many distinct
+        lanes): not examined again."""
 
     # ---- helpers used by the instruction closures ------------------------------------
     def thread_coords(self, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -313,6 +318,7 @@ class _Launch(BarrierUnit):
         straight, branch, exit_, barrier = (int(Kind.STRAIGHT), int(Kind.BRANCH),
                                             int(Kind.EXIT), int(Kind.BARRIER))
         kinds = kinds.tolist()
+        spins = clock_loops(prog)
         while heap:
             pc = heapq.heappop(heap)
             g = groups.pop(pc)
@@ -354,6 +360,9 @@ class _Launch(BarrierUnit):
                 self.cur_pc = pc
                 if kind == branch:
                     if self._branch(g, pc):
+                        if (pc in spins and g.pc == spins[pc].t and not heap
+                                and self.tracer is None and max_steps is None):
+                            skip_clock_loop(self, g, spins[pc])  # clock_loops.py
                         pc = g.pc
                         run_len += 1
                         if run_len > YIELD_BRANCHES and heap:

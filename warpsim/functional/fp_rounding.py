@@ -146,18 +146,24 @@ def flush32(bits: Any) -> Any:
 
 
 def canon32(r: Any) -> Any:
-    """Raw bits of f32 result ``r`` with any NaN replaced by the canonical NaN."""
-    return np.where(r != r, CANON_NAN32, r.view(np.uint32))
+    """Raw bits of f32 result ``r`` with any NaN replaced by the canonical NaN (a view of
+    ``r``'s bits when it has no NaN)."""
+    nan = r != r
+    return np.where(nan, CANON_NAN32, r.view(np.uint32)) if nan.any() else r.view(np.uint32)
 
 
 def canon16(r: Any) -> Any:
-    """Raw bits of f16 result ``r`` with any NaN replaced by the canonical NaN."""
-    return np.where(r != r, CANON_NAN16, r.view(np.uint16))
+    """Raw bits of f16 result ``r`` with any NaN replaced by the canonical NaN (a view of
+    ``r``'s bits when it has no NaN)."""
+    nan = r != r
+    return np.where(nan, CANON_NAN16, r.view(np.uint16)) if nan.any() else r.view(np.uint16)
 
 
 def canon64(r: Any) -> Any:
-    """Raw bits of f64 result ``r`` with any NaN replaced by the canonical NaN."""
-    return np.where(r != r, CANON_NAN64, r.view(np.uint64))
+    """Raw bits of f64 result ``r`` with any NaN replaced by the canonical NaN (a view of
+    ``r``'s bits when it has no NaN)."""
+    nan = r != r
+    return np.where(nan, CANON_NAN64, r.view(np.uint64)) if nan.any() else r.view(np.uint64)
 
 
 def nan64(r: Any, srcs: Sequence[Any], order: Sequence[int]) -> Any:

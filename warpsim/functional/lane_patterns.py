@@ -1,6 +1,7 @@
 """Lane patterns of a 32-lane warp register, for the trace's value annotations
 (``trace.annotate_words``): RegLess's compressor patterns (``RL_PATTERN_BIT`` in the BDI
-byte), the value-similarity bin, and WIR's affine values (``AFFINE_BIT`` in ``uniform``).
+byte, which one in bits 2-4 of ``uniform``), the value-similarity bin, and WIR's affine values
+(``AFFINE_BIT`` in ``uniform``).
 
 Follows: Kloosterman et al., RegLess (MICRO-50 2017) §4.4 (constant, stride one, stride four,
 half-warp stride one, half-warp stride four); specs/regless.md §4.4 (arithmetic modulo 2**32
@@ -13,7 +14,9 @@ import numpy as np
 
 from warpsim._jit import jit
 
-__all__ = ["AFFINE_BIT", "RL_PATTERN_BIT", "rl_pattern", "sim_bin"]
+__all__ = ["AFFINE_BIT", "RL_CONSTANT", "RL_HALF_STRIDE1", "RL_HALF_STRIDE4", "RL_PATTERN_BIT",
+           "RL_PATTERN_NAMES", "RL_PATTERN_SHIFT", "RL_STRIDE1", "RL_STRIDE4", "rl_mark",
+           "rl_pattern", "rl_pattern_id", "sim_bin"]
 
 AFFINE_BIT = np.uint8(2)
 """Bit 1 of a value entry's ``uniform`` field: the full warp's 32 lanes are ``base + lane *
@@ -25,11 +28,24 @@ RL_PATTERN_BIT = 128
 compressor patterns (bits 0-6, the BDI classes, are unaffected)."""
 
 
+RL_CONSTANT, RL_STRIDE1, RL_STRIDE4, RL_HALF_STRIDE1, RL_HALF_STRIDE4 = 1, 2, 3, 4, 5
+"""RegLess's 5 compressor patterns (§4.4), as stored in bits 2-4 of a value entry's
+``uniform`` field (``RL_PATTERN_SHIFT``); 0: none."""
+RL_PATTERN_NAMES = ("constant", "stride1", "stride4", "half_stride1", "half_stride4")
+"""Pattern ``i + 1``'s name (statistics)."""
+RL_PATTERN_SHIFT = 2
+"""Bits 2-4 of a value entry's ``uniform`` field hold its RegLess pattern (``rl_pattern_id``);
+bits 0-1 are the uniform and affine bits."""
+
+
 @jit
-def rl_pattern(row):  # pragma: no cover - jit
-    """``RL_PATTERN_BIT`` when the 32 stored lanes match one of RegLess's compressor patterns
-    (Kloosterman et al., MICRO 2017, §4.4): constant, or per half-warp ``b_h + s (i mod 16)``
-    with s = 1 or 4 (the full-warp strides are the case b_1 = b_0 + 16 s), modulo 2**32."""
+def rl_pattern_id(row):  # pragma: no cover - jit
+    """Which of RegLess's compressor patterns (Kloosterman et al., MICRO 2017, §4.4) the 32
+    stored lanes match, modulo 2**32: ``RL_CONSTANT`` (every lane equal), ``RL_STRIDE1`` /
+    ``RL_STRIDE4`` (lane i = b + s i, s = 1 or 4), ``RL_HALF_STRIDE1`` / ``RL_HALF_STRIDE4``
+    (per half-warp h, lane 16 h + k = b_h + s k, with b_1 != b_0 + 16 s); 0 for none. The
+    full-warp strides are the half-warp ones with b_1 = b_0 + 16 s (4 bytes stored instead of
+    8), so a value matches one pattern at most."""
     one = np.uint32(1)
     four = np.uint32(4)
     c = True
@@ -46,7 +62,31 @@ def rl_pattern(row):  # pragma: no cover - jit
                 s1 = False
             if d != np.uint32(k) * four:
                 s4 = False
-    return RL_PATTERN_BIT if (c or s1 or s4) else 0
+    if c:
+        return RL_CONSTANT
+    step = np.uint32(row[16] - row[0])
+    if s1:
+        return RL_STRIDE1 if step == np.uint32(16) else RL_HALF_STRIDE1
+    if s4:
+        return RL_STRIDE4 if step == np.uint32(64) else RL_HALF_STRIDE4
+    return 0
+
+
+@jit
+def rl_mark(row, bdi, uni, w, col):  # pragma: no cover - jit
+    """Add the pattern of the 32 stored lanes ``row`` to value entry ``[w, col]``:
+    ``RL_PATTERN_BIT`` of its BDI byte and ``rl_pattern_id`` in bits 2-4 of its uniform byte."""
+    pid = rl_pattern_id(row)
+    if pid != 0:
+        bdi[w, col] |= np.uint8(RL_PATTERN_BIT)
+        uni[w, col] |= np.uint8(pid << RL_PATTERN_SHIFT)
+
+
+@jit
+def rl_pattern(row):  # pragma: no cover - jit
+    """``RL_PATTERN_BIT`` when the 32 stored lanes match one of RegLess's compressor patterns
+    (``rl_pattern_id``), else 0."""
+    return RL_PATTERN_BIT if rl_pattern_id(row) != 0 else 0
 
 
 @jit

@@ -36,6 +36,7 @@ from warpsim.functional.memops import (
     space_view,
     trace_access,
 )
+from warpsim.functional.simt_stack import own
 from warpsim.functional.trace import bank_conflict_degree
 from warpsim.functional.wmma import fragment_regs, require_full_warp
 from warpsim.ptx.ir import Instruction, OpKind
@@ -103,7 +104,7 @@ def _write_regs(bs: Any, g: Any, regs: list[int], words: np.ndarray) -> None:
         if g.allb:
             bs.regs[r] = v.copy()
         else:
-            bs.regs[r][g.act] = v
+            own(bs.regs, r)[g.act] = v
 
 
 def _read_regs(bs: Any, g: Any, regs: list[int]) -> np.ndarray:

@@ -25,6 +25,7 @@ from warpsim.functional.memops import (
     trace_access,
 )
 from warpsim.functional.memory import LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW
+from warpsim.functional.simt_stack import own
 from warpsim.ptx.ir import SIGNED_TYPES, TYPE_BITS, Instruction, Operand, OpKind
 
 __all__ = ["build_cvta", "build_memory", "lanes_of", "operand_address"]
@@ -139,7 +140,7 @@ def _build_ld(inst: Instruction, ctx: Any) -> Any:
                 if whole:
                     bs.regs[r] = np.full(bs.n_threads, v, dtype=dtypes[j])
                 else:
-                    bs.regs[r][tsel] = v
+                    own(bs.regs, r)[tsel] = v
         return run_param
 
     uniform_param = space == "param" and base >= 0
@@ -162,7 +163,7 @@ def _build_ld(inst: Instruction, ctx: Any) -> Any:
             if whole:
                 regs[r] = v
             else:
-                regs[r][tsel] = v
+                own(regs, r)[tsel] = v
         if bs.tracer is not None:
             trace_access(bs, space, tidx, addr, off, total, seg, parts)
 
@@ -191,7 +192,7 @@ def _build_ld(inst: Instruction, ctx: Any) -> Any:
             if whole:
                 regs[r] = v
             else:
-                regs[r][tsel] = v
+                own(regs, r)[tsel] = v
         if bs.tracer is not None:
             trace_access(bs, space, tidx, addr, off, total, seg,
                          [Access(MemSpace.PARAM, None, np.zeros(0, np.int64))])
@@ -295,7 +296,7 @@ def _build_atom(inst: Instruction, ctx: Any) -> Any:
             if whole:
                 bs.regs[dreg] = v
             else:
-                bs.regs[dreg][tsel] = v
+                own(bs.regs, dreg)[tsel] = v
         if bs.tracer is not None:
             trace_access(bs, space, tidx, addr, off, size, seg, parts)
     return run

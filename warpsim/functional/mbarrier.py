@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from warpsim.functional.simt_stack import own
 from warpsim.ptx.ir import Instruction, OpKind
 
 __all__ = ["build_cp_async_arrive", "build_mbarrier"]
@@ -104,7 +105,7 @@ def _write(bs: Any, reg: int, dtype: Any, tsel: Any, whole: bool, v: np.ndarray)
     if whole:
         bs.regs[reg] = v
     else:
-        bs.regs[reg][tsel] = v
+        own(bs.regs, reg)[tsel] = v
 
 
 def build_mbarrier(inst: Instruction, ctx: Any) -> Any:

@@ -93,8 +93,9 @@ def access_fault(bs: Any, tidx: np.ndarray, addr: np.ndarray, i: int, kind: int,
 def _heap_part(bs: Any, tidx: np.ndarray, addr: np.ndarray, off: int, size: int, shift: int,
                space: str) -> np.ndarray:
     mem = bs.memory
-    idx, lo, hi, bad, kind = global_index(addr, np.uint64(off & 0xFFFFFFFFFFFFFFFF), mem.base,
-                                          mem.buffer.size, size, shift)
+    idx = np.empty(addr.shape[0], np.int64)
+    lo, hi, bad, kind = global_index(addr, np.uint64(off & 0xFFFFFFFFFFFFFFFF), mem.base,
+                                     mem.buffer.size, size, shift, idx)
     if bad < 0 and addr.size and mem.covers(int(lo), int(hi) + size):
         return idx
     if addr.size == 0:
@@ -186,8 +187,9 @@ def _window(bs: Any, code: int, tidx: np.ndarray, addr: np.ndarray, off: int, si
     else:
         div, stride, limit, name = 1, bs.local_bytes, bs.local_bytes, "local"
     wrap32 = addr.dtype.itemsize <= 4
-    idx, bad, kind = window_index(addr, _signed(off), tidx, div, stride, limit, size, shift,
-                                  wrap32)
+    idx = np.empty(addr.shape[0], np.int64)
+    bad, kind = window_index(addr, _signed(off), tidx, div, stride, limit, size, shift, wrap32,
+                             idx)
     if bad >= 0:
         raise access_fault(bs, tidx, _full(addr, off, wrap32), bad, kind, name,
                            f"the {name} window of each {'CTA' if code == 1 else 'thread'} "
@@ -199,7 +201,8 @@ def _param(bs: Any, tidx: np.ndarray, addr: np.ndarray, off: int, size: int,
            shift: int) -> np.ndarray:
     limit = bs.params.size
     wrap32 = addr.dtype.itemsize <= 4
-    idx, bad, kind = window_index(addr, _signed(off), tidx, 1, 0, limit, size, shift, wrap32)
+    idx = np.empty(addr.shape[0], np.int64)
+    bad, kind = window_index(addr, _signed(off), tidx, 1, 0, limit, size, shift, wrap32, idx)
     if bad >= 0:
         raise access_fault(bs, tidx, _full(addr, off, wrap32), bad, kind, "param",
                            f"the parameter buffer is [0, {limit:#x})")

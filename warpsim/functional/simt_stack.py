@@ -22,7 +22,7 @@ import numpy as np
 
 from warpsim._jit import jit
 
-__all__ = ["FULL", "LANES", "Group", "SimtStacks", "ballot", "write_dst"]
+__all__ = ["FULL", "LANES", "Group", "SimtStacks", "ballot", "own", "write_dst"]
 
 FULL = np.uint32(0xFFFFFFFF)
 LANES = np.arange(32, dtype=np.int64)
@@ -243,6 +243,17 @@ def _broadcast(out: Any, n: int, dtype: Any) -> np.ndarray:
     return out
 
 
+def own(regs: list[np.ndarray], r: int) -> np.ndarray:
+    """Register ``r``'s array, ready for a write of some of its lanes. A batch starts with
+    every register on one read-only zero array per dtype (``batch_setup``): the first write
+    of some lanes gives the register its own zeroed array (a missed call fails loudly with
+    numpy's "assignment destination is read-only", never silently)."""
+    a = regs[r]
+    if not a.flags.writeable:
+        a = regs[r] = np.zeros(a.size, a.dtype)
+    return a
+
+
 def write_dst(regs: list[np.ndarray], r: int, g: Group, out: Any, pred: Any,
               srcs: list[Any]) -> None:
     """Write ``out`` (over ``g.sel``) into register ``r``; lanes where ``pred`` is False (when
@@ -267,6 +278,8 @@ def write_dst(regs: list[np.ndarray], r: int, g: Group, out: Any, pred: Any,
         regs[r] = out
         return
     sel = g.sel
+    if not reg.flags.writeable:  # still the batch's shared zero array: copy on write
+        reg = regs[r] = np.zeros(reg.size, reg.dtype)
     if np.ndim(out) == 0:
         out = reg.dtype.type(out)
     elif out.dtype != reg.dtype:

@@ -29,6 +29,7 @@ import numpy as np
 
 from warpsim.errors import LaunchError
 from warpsim.functional.ldst import lanes_of
+from warpsim.functional.simt_stack import own
 from warpsim.functional.trace import mem_lines
 from warpsim.ptx.ir import Instruction, OpKind
 
@@ -92,15 +93,15 @@ class TextureDesc:
         return self.row_bytes * self.height
 
 
-def _coords(i: np.ndarray, n: int, mode: str) -> tuple[np.ndarray, np.ndarray]:
-    """Texel index after the address mode, and whether it is a border (zero) texel."""
+def _coords(i: np.ndarray, n: int, mode: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """Texel index after the address mode, and whether it is a border (zero) texel (None: no
+    border texels in this mode)."""
     if mode == "wrap":
-        return np.mod(i, n), np.zeros(i.shape, np.bool_)
+        return np.mod(i, n), None
     if mode == "mirror":
         p = np.mod(i, 2 * n)
-        return np.where(p >= n, 2 * n - 1 - p, p), np.zeros(i.shape, np.bool_)
-    border = (i < 0) | (i >= n)
-    return np.clip(i, 0, n - 1), (border if mode == "border" else np.zeros(i.shape, np.bool_))
+        return np.where(p >= n, 2 * n - 1 - p, p), None
+    return np.clip(i, 0, n - 1), ((i < 0) | (i >= n) if mode == "border" else None)
 
 
 class TextureFetcher:
@@ -129,21 +130,25 @@ class TextureFetcher:
         addresses."""
         d = self.d
         n = idx[0].size
-        border = np.zeros(n, np.bool_)
+        border = None
         off = np.zeros(n, np.int64)
         for k, (size, step) in enumerate(((d.width, d.texel_bytes), (d.height, d.row_bytes),
                                           (d.depth, d.slice_bytes))[:len(idx)]):
             i, b = _coords(idx[k], size, d.address_mode)
-            off += i.astype(np.int64) * step
-            border |= b
+            off += i.astype(np.int64, copy=False) * step
+            if b is not None:
+                border = b if border is None else border | b
         if layer is not None:
             off += np.clip(layer, 0, d.depth - 1) * d.slice_bytes
         addr = np.int64(d.address - self.mem.base) + off
         item = self.cdt.itemsize
         view = self.mem.view(self.cdt)
         el = addr // item
-        out = np.stack([view[el + c] for c in range(d.channels)], axis=1)
-        if border.any():
+        if d.channels == 1:
+            out = view[el].reshape(n, 1)
+        else:
+            out = np.stack([view[el + c] for c in range(d.channels)], axis=1)
+        if border is not None and border.any():
             out[border] = 0
         return out, (addr + self.mem.base).astype(np.uint64)
 
@@ -186,11 +191,13 @@ def build_tex(inst: Instruction, ctx: Any) -> Any:
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, tidx, seg, whole = lanes_of(g, pred)
         n = tidx.size
-        if isinstance(handle, int):
-            hv = bs.regs[handle][tsel]
-            keys: list[Any] = [int(h) for h in np.unique(hv)]
+        hv = bs.regs[handle][tsel] if isinstance(handle, int) else None
+        if hv is not None and n and (hv == hv[0]).all():  # one texture (the usual case)
+            keys: list[Any] = [int(hv[0])]
+            hv = None  # every lane: as pos = flatnonzero(all true), without the index array
+        elif hv is not None:
+            keys = [int(h) for h in np.unique(hv)]
         else:
-            hv = None
             keys = [handle]
         out = np.zeros((n, 4), np.uint32)
         tex_addr = np.zeros(n, np.uint64)
@@ -221,7 +228,7 @@ def write_lanes(bs: Any, regs: list[int], values: list[np.ndarray], tsel: Any,
         if whole:
             bs.regs[r] = v
         else:
-            bs.regs[r][tsel] = v
+            own(bs.regs, r)[tsel] = v
 
 
 def trace_lines(bs: Any, addrs: np.ndarray, seg: np.ndarray) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from warpsim._jit import jit
-from warpsim.functional.lane_patterns import AFFINE_BIT, RL_PATTERN_BIT, rl_pattern, sim_bin
+from warpsim.functional.lane_patterns import AFFINE_BIT, RL_PATTERN_BIT, rl_mark, sim_bin
 
 __all__ = [
     "BDI_NA",
@@ -100,9 +100,9 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
-                           | rl_pattern(row))
+            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
             uni[w, col] = np.uint8(x == 0) | (AFFINE_BIT if affine else np.uint8(0))
+            rl_mark(row, bdi, uni, w, col)
             continue
         if ex == full:
             ref = r0
@@ -135,9 +135,9 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
                 e0 = min(e0, e)
                 e1 = max(e1, e)
             sig[w, col] = s
-            bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
-                           | rl_pattern(row))
+            bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
             uni[w, col] = x == 0
+            rl_mark(row, bdi, uni, w, col)
             continue
         # reference for uniformity: the first active lane (lane 0 when none is active)
         ref = r0
@@ -180,9 +180,9 @@ def annotate_words(vals, exist, active, keys, sig, bdi, uni, col):  # pragma: no
             e0 = min(e0, e)
             e1 = max(e1, e)
         sig[w, col] = s
-        bdi[w, col] = (_bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
-                       | rl_pattern(row))
+        bdi[w, col] = _bdi_code(np.int64(m0), np.int64(m1), e0, e1) | sim_bin(mx)
         uni[w, col] = x == 0
+        rl_mark(row, bdi, uni, w, col)
 
 
 @jit
@@ -434,8 +434,8 @@ class TraceChunk:
     bdi: np.ndarray
     """BDI code per value entry (uint8): bits 0-1 the <4,Y> CRI, bits 2-4 the <8,Y> class."""
     uniform: np.ndarray
-    """Per value entry (uint8): bit 0 all active lanes equal; ``AFFINE_BIT`` a full warp's 32
-    lanes are base + lane * stride (uniform included)."""
+    """Per value entry (uint8): bit 0 all active lanes equal; ``AFFINE_BIT`` a full warp's lanes
+    are base + lane * stride; bits 2-4 RegLess's pattern (``lane_patterns.rl_pattern_id``)."""
     line_start: np.ndarray
     """Per record: index of its first line address in ``lines`` (int64); it owns
     ``n_lines``."""

@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from warpsim._jit import jit
 from warpsim.functional.ldst import lanes_of
-from warpsim.functional.simt_stack import LANES
+from warpsim.functional.simt_stack import own
 from warpsim.ptx.ir import Instruction, Operand, OpKind
 
 __all__ = ["build_warp_op"]
@@ -55,7 +56,9 @@ def _write(bs: Any, g: Any, r: int, vals: np.ndarray, tsel: Any, lanes: np.ndarr
         flat = flat.astype(reg.dtype)
     if whole:
         bs.regs[r] = flat.copy() if flat.base is not None else flat
-    elif lanes is None:
+        return
+    reg = own(bs.regs, r)
+    if lanes is None:
         reg[tsel] = flat
     else:
         reg[tsel] = flat[lanes]
@@ -121,34 +124,50 @@ def _build_shfl(inst: Instruction, ctx: Any) -> Any:
     if len(inst.srcs) > 3:  # membermask: validated; lanes outside it read their own value
         _operand(inst, inst.srcs[3], ctx, np.uint32)
 
+    code = _SHFL_MODES[mode]
+
     def run(bs: Any, g: Any, pred: Any, exm: Any) -> None:
         tsel, lanes, _, whole, _ = _exec_lanes(g, pred, exm)
         av = _warp_vals(bs, g, a)
-        bv = (_warp_vals(bs, g, b) & np.uint32(31)).astype(np.int64)
-        cv = _warp_vals(bs, g, c).astype(np.int64)
-        cval = cv & 31
-        segmask = (cv >> 8) & 31
-        lane = LANES[None, :]
-        max_lane = (lane & segmask) | (cval & ~segmask)
-        min_lane = lane & segmask
-        if mode == "up":
-            j = lane - bv
-            pval = j >= max_lane
-        elif mode == "down":
-            j = lane + bv
-            pval = j <= max_lane
-        elif mode == "bfly":
-            j = lane ^ bv
-            pval = j <= max_lane
-        else:
-            j = min_lane | (bv & ~segmask)
-            pval = j <= max_lane
-        j = np.where(pval, j, lane)
-        out = np.take_along_axis(av, j, axis=1)
+        bv = _warp_vals(bs, g, b)
+        cv = _warp_vals(bs, g, c)
+        out = np.empty((g.nw, 32), av.dtype)
+        pval = np.empty((g.nw, 32), np.bool_)
+        _shfl_lanes(av, bv, cv, code, out, pval)
         _write(bs, g, dreg, out, tsel, lanes, whole)
         if preg >= 0:
             _write(bs, g, preg, pval, tsel, lanes, whole)
     return run
+
+
+_SHFL_MODES = {"up": 0, "down": 1, "bfly": 2, "idx": 3}
+
+
+@jit
+def _shfl_lanes(av, bv, cv, mode, out, pval):  # pragma: no cover - jit
+    """``shfl`` of every lane of [warps, 32] ``av`` (PTX ISA §9.7.8.6 pseudocode): source lane
+    ``j`` from ``b`` and the clamp/segment mask ``c``, ``pval`` whether ``j`` is in range (else
+    the lane reads itself). One pass instead of a dozen [warps, 32] numpy temporaries."""
+    for w in range(av.shape[0]):
+        for lane in range(32):
+            bb = np.int64(bv[w, lane]) & 31
+            cc = np.int64(cv[w, lane])
+            segmask = (cc >> 8) & 31
+            max_lane = (lane & segmask) | ((cc & 31) & ~segmask)
+            if mode == 0:
+                j = lane - bb
+                ok = j >= max_lane
+            elif mode == 1:
+                j = lane + bb
+                ok = j <= max_lane
+            elif mode == 2:
+                j = lane ^ bb
+                ok = j <= max_lane
+            else:
+                j = (lane & segmask) | (bb & ~segmask)
+                ok = j <= max_lane
+            out[w, lane] = av[w, j if ok else lane]
+            pval[w, lane] = ok
 
 
 def _pred_source(inst: Instruction, ctx: Any) -> tuple[Any, bool]:

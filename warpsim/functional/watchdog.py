@@ -63,6 +63,10 @@ class Watchdog:
             cache["write_pcs"] = write_pcs
         self.write_pcs = write_pcs
         self.seen: set[bytes] = set()
+        """Full digests since the last memory write (only of states whose fingerprint
+        repeated)."""
+        self.seen_quick: set[bytes] = set()
+        """Fingerprints since the last memory write."""
         self.writes = -1
 
     def check(self, run: Any, g: Any, pc: int) -> None:
@@ -76,9 +80,14 @@ class Watchdog:
                                           "not end")
         pw = run.pc_warps
         writes = sum(pw[i] for i in self.write_pcs.tolist())
-        if writes != self.writes or len(self.seen) > _MAX_SEEN:
+        if writes != self.writes or len(self.seen_quick) > _MAX_SEEN:
             self.seen.clear()
+            self.seen_quick.clear()
             self.writes = writes
+        quick = self._fingerprint(run, g, pc)
+        if quick not in self.seen_quick:
+            self.seen_quick.add(quick)
+            return
         digest = self._digest(run, g, pc)
         if digest in self.seen:
             raise SpinError(self.prog.name, f"the kernel spins forever at line "
@@ -90,8 +99,9 @@ class Watchdog:
         self.seen.add(digest)
 
     @staticmethod
-    def _digest(run: Any, g: Any, pc: int) -> bytes:
-        h = hashlib.blake2b(digest_size=20)
+    def _control(h: Any, run: Any, g: Any, pc: int) -> None:
+        """Feed the batch's control state (positions, groups, stacks, live lanes, barrier
+        waits) to ``h``."""
         h.update(np.int64(pc).tobytes())
         h.update(np.ascontiguousarray(g.ws).tobytes())
         h.update(np.ascontiguousarray(g.masks).tobytes())
@@ -103,6 +113,28 @@ class Watchdog:
         st = run.stacks
         for a in (st.pc, st.rpc, st.mask, st.depth, run.live, run.bar_wait):
             h.update(np.ascontiguousarray(a).tobytes())
+
+    @classmethod
+    def _fingerprint(cls, run: Any, g: Any, pc: int) -> bytes:
+        """A function of the same state as ``_digest``, cheap to take: the control state
+        hashed, each register reduced to the wrapping sum of its 64-bit words (equal states
+        give equal fingerprints; unequal ones rarely collide, and a collision only costs a
+        full digest)."""
+        h = hashlib.blake2b(digest_size=20)
+        cls._control(h, run, g, pc)
+        sums = np.empty(len(run.regs), np.uint64)
+        add = np.add.reduce
+        u64, u8 = np.uint64, np.uint8
+        for i, r in enumerate(run.regs):
+            b = np.ascontiguousarray(r).view(u8)
+            sums[i] = add(b.view(u64), dtype=u64) if b.size % 8 == 0 else add(b, dtype=u64)
+        h.update(sums.tobytes())
+        return h.digest()
+
+    @classmethod
+    def _digest(cls, run: Any, g: Any, pc: int) -> bytes:
+        h = hashlib.blake2b(digest_size=20)
+        cls._control(h, run, g, pc)
         for r in run.regs:
             h.update(np.ascontiguousarray(r).tobytes())
         return h.digest()

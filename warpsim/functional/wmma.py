@@ -35,6 +35,7 @@ import numpy as np
 
 from warpsim.functional.ldst import _address, _space, lanes_of
 from warpsim.functional.memops import load_parts, resolve_parts, store_parts, trace_access
+from warpsim.functional.simt_stack import own
 from warpsim.ptx.ir import TYPE_BITS, Instruction, Operand, OpKind
 
 __all__ = ["Fragment", "build_wmma", "element_values", "fragment_regs", "require_full_warp",
@@ -111,7 +112,7 @@ class Fragment:
             if g.allb:
                 bs.regs[r] = flat.astype(bs.regs[r].dtype, copy=True)
             else:
-                bs.regs[r][g.act] = flat.astype(bs.regs[r].dtype)
+                own(bs.regs, r)[g.act] = flat.astype(bs.regs[r].dtype)
 
 
 def require_full_warp(inst: Instruction, bs: Any, g: Any, pred: Any) -> None:

@@ -13,7 +13,9 @@ Rules (in the order the mechanisms are listed; ``hooks.COMBINE``):
     ``operand_bank``/``dest_bank``'s bank (a -1 stops the chain), ``unit_choice``'s pair);
     and/or/all/sum/min: as named (``release_warp_slot``, "or": every mechanism is asked, the
     slot is freed when any says so); ``on_operand_read``: 1 plus each
-    one's accesses beyond 1; ``on_issue``: asked in order until one does not say EXECUTE;
+    one's accesses beyond 1; ``fetch_word``: asked in order until one says True (the
+    others are not asked, so only that one counts the word); ``on_issue``: asked in order
+    until one does not say EXECUTE;
     ``poll_parked``: held while any mechanism holds it, else the first non-EXECUTE answer;
     ``extra_operand`` / ``writeback_read_bank``: the first register / bank that is not -1;
     memory port: the first mechanism with a request sends it, and its callbacks reach that
@@ -49,6 +51,7 @@ _ARGS: dict[str, tuple[str, ...]] = {
     "on_warp_exit": ("sm", "warp", "cycle"),
     "release_warp_slot": ("sm", "warp", "cycle"),
     "on_cta_release": ("sm", "cta_slot", "cycle"),
+    "fetch_word": ("sm", "warp", "rec", "cycle"),
     "issue_priority": ("sm", "warp", "key"),
     "can_issue": ("sm", "warp", "pc", "cycle"),
     "on_issue": ("sm", "warp", "pc", "rec", "cycle"),
@@ -105,6 +108,9 @@ def _body(name: str, impls: list[tuple[int, str]]) -> list[str]:
         out.append("    r = False")
         out += [f"    if {call(i, f)}:\n        r = True" for i, f in impls]
         out.append("    return r")
+    elif rule == "until":  # asked in order; the first True stops (only it took the slot)
+        out += [f"    if {call(i, f)}:\n        return True" for i, f in impls]
+        out.append("    return False")
     elif rule == "sum":
         out.append("    s = 0")
         out += [f"    s += {call(i, f)}" for i, f in impls] + ["    return s"]

@@ -40,6 +40,15 @@ Dispatch and warps (warp-level dispatch and release: WarpMan, Xiang's dissertati
   CTA's hardware warp slots when the whole CTA completes).
 - ``on_cta_release(hs, sm, cta_slot, cycle) -> None``: the CTA's resources were released.
 
+Fetch
+- ``fetch_word(hs, sm, warp, rec, cycle) -> bool``: asked for each decode slot of a fetch of
+  ``warp`` before record ``rec`` is decoded in it: True when this slot fetches and decodes one
+  extra instruction word in front of ``rec`` instead (a mechanism's metadata, e.g. RegLess's
+  region headers): the word takes the decode slot, goes to no I-buffer entry, and the mechanism
+  counts it fetched (it is asked again for the same ``rec`` in the next slot). A fetch whose
+  slots all went to words still takes its fetch slot (``n_fetch_per_cycle``) and counts one
+  I-cache access. Baseline False: no extra words.
+
 Issue
 - ``issue_priority(hs, sm, warp, key) -> int64``: scheduling key (smaller issues first); ``key``
   is the policy's own key.
@@ -156,6 +165,12 @@ def release_warp_slot(hs, sm, warp, cycle):  # pragma: no cover - trivial
 def on_cta_release(hs, sm, cta_slot, cycle):  # pragma: no cover - trivial
     """Baseline: nothing to do."""
     return None
+
+
+@jit
+def fetch_word(hs, sm, warp, rec, cycle):  # pragma: no cover - trivial
+    """Baseline: the instruction stream has no extra words."""
+    return False
 
 
 @jit
@@ -294,6 +309,7 @@ class Hooks(NamedTuple):
     on_warp_exit: Any
     release_warp_slot: Any
     on_cta_release: Any
+    fetch_word: Any
     issue_priority: Any
     can_issue: Any
     on_issue: Any
@@ -325,6 +341,7 @@ COMBINE: dict[str, str] = {
     "on_warp_exit": "all",
     "release_warp_slot": "or",   # freed at exit when any mechanism frees it
     "on_cta_release": "all",
+    "fetch_word": "until",       # asked in order until one fetches a word (only it counts it)
     "issue_priority": "chain",   # each gets the previous key
     "can_issue": "and",
     "on_issue": "first",         # asked in order until one does not say EXECUTE
@@ -348,7 +365,7 @@ COMBINE: dict[str, str] = {
 """How the hooks of several mechanisms combine (``mechanisms.compose``), in list order."""
 
 _NOOPS = (cta_fit, warps_to_place, on_warp_launch, on_warp_exit, release_warp_slot,
-          on_cta_release, issue_priority, can_issue,
+          on_cta_release, fetch_word, issue_priority, can_issue,
           on_issue, poll_parked, extra_operand, operand_bank, on_operand_read, unit_choice,
           result_delay, can_writeback, dest_bank, writeback_read_bank, on_writeback, on_retire,
           on_cycle_end,

@@ -173,7 +173,7 @@ def tick_cores(st, tb, tw, prm, counters, cycle, ms, mem, mem_kind_map, hs,
             if tick_issue(st, tb, tw, prm, counters, sm, cycle, hs, hooks):
                 progress = True
             if tick_decode(st.warp, st.warp_bits, tw.rec, tw.base, tb.pc_info, prm, counters,
-                           sm, cycle):
+                           sm, cycle, hs, hooks):
                 progress = True
             counters[sm, C_SM_ACTIVE_CYCLES] += 1
             counters[sm, C_SM_ACTIVE_WARP_CYCLES] += st.smv[sm, F_SM_N_WARPS]

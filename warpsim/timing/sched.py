@@ -109,12 +109,13 @@ WAIT_PIPE = 2
 
 
 @jit_inline
-def tick_decode(warp, bits, trec, base_arr, pc_info, prm, counters, sm,
-                cycle):  # pragma: no cover - jit
+def tick_decode(warp, bits, trec, base_arr, pc_info, prm, counters, sm, cycle, hs,
+                hooks):  # pragma: no cover - jit
     """Fetch and decode into the I-buffers. Returns True when a warp decoded something.
     Takes the arrays it needs (``CoreState.warp`` and ``warp_bits``, ``TraceWindow.rec`` and
     ``base``, ``StaticTables.pc_info``): it runs every SM-cycle. Visits only the valid warps
-    whose I-buffer has room (``warp_bits``), round robin from the clock."""
+    whose I-buffer has room (``warp_bits``), round robin from the clock. A decode slot that
+    ``hooks.fetch_word`` claims decodes a mechanism's extra word in front of the record."""
     n_w = warp.shape[1]
     n_words = bits.shape[2]
     base = base_arr[0]
@@ -149,17 +150,21 @@ def tick_decode(warp, bits, trec, base_arr, pc_info, prm, counters, sm,
             if ib > 0 and pc_info[trec[nxt - 1 - base, F_REC_PC], F_PC_FLAGS] & F_BRANCH:
                 continue
             k = 0
+            n = 0
             while k < prm[P_N_DECODE] and ib < cap and nxt < end:
+                k += 1
+                if hooks.fetch_word(hs, sm, w, nxt, cycle):
+                    continue  # the slot decoded a mechanism's word in front of nxt
                 pc = trec[nxt - base, F_REC_PC]
                 ib += 1
                 nxt += 1
-                k += 1
+                n += 1
                 if pc_info[pc, F_PC_FLAGS] & F_BRANCH:
                     break
             set_ibuf(warp, bits, sm, w, ib, cap)
             counters[sm, C_L1I_FETCHES] += 1
             counters[sm, C_L1I_TOTAL_CACHE_ACCESSES] += 1
-            counters[sm, C_DECODE_INSTS] += k
+            counters[sm, C_DECODE_INSTS] += n
             fetched += 1
             progress = True
     return progress

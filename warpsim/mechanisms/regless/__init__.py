@@ -17,7 +17,7 @@ __all__ = ["ENERGY", "HOOKS", "NAME", "PAPER", "SPEC", "STATIC"]
 
 NAME = "regless"
 PAPER = "Kloosterman et al., RegLess: Just-in-Time Operand Staging for GPUs (MICRO-50 2017)"
-HOOKS = ("compile_pass", "on_warp_launch", "on_warp_exit", "can_issue", "on_issue",
+HOOKS = ("compile_pass", "on_warp_launch", "on_warp_exit", "fetch_word", "can_issue", "on_issue",
          "on_retire", "on_cycle_end", "mem_request", "on_mem_sent", "on_mem_complete")
 """The hook points it implements (``mechanisms/hooks.py``)."""
 

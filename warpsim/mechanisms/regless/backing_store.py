@@ -1,5 +1,5 @@
 """RegLess's register lines on the L1 port: backing-store addresses (uncompressed and
-compressed), the queue of register lines and the per-record pattern bits of the written values
+compressed), the queue of register lines and the per-record patterns of the written values
 (the compressor's cache is ``compressor.py``).
 
 Follows: Kloosterman et al., RegLess (MICRO-50 2017) §4.4 (compressor: 5 lane patterns, 15
@@ -36,8 +36,11 @@ TAG_FILL = TAG_STORE + 1
 """A compressor line's fill (read-modify-write): stored as ``TAG_FILL + ring slot``."""
 _COMPRESSED_SPACE = 1 << 40
 """Offset of the compressed lines from the uncompressed backing store (§4.5)."""
-_PATTERN_BIT = 128
-"""``functional.trace.RL_PATTERN_BIT`` of a value entry's BDI byte."""
+_PATTERN_SHIFT = 2
+"""``functional.lane_patterns.RL_PATTERN_SHIFT``: the pattern's bits in a value entry's
+``uniform`` byte."""
+_MAX_VALUES = 21
+"""Written values whose pattern a record column holds (3 bits each in an int64)."""
 _PRED = 255
 """``functional.trace.BDI_NA``: a predicate value entry."""
 
@@ -95,9 +98,10 @@ def enqueue(hs, sm, kind, addr, tag):  # pragma: no cover - jit
 
 
 @jit
-def record_patterns(order, pc, val_start, bdi, n_values, out):  # pragma: no cover - jit
-    """``out[i, 0]``: bit j set when the j-th non-predicate value written by record
-    ``order[i]`` matches a compressor pattern (its BDI byte's ``RL_PATTERN_BIT``)."""
+def record_patterns(order, pc, val_start, bdi, uniform, n_values, out):  # pragma: no cover - jit
+    """``out[i, 0]``: bits 3j..3j+2 hold which compressor pattern (1-5, 0 none) the j-th
+    non-predicate value written by record ``order[i]`` matches (bits 2-4 of its ``uniform``
+    byte, ``lane_patterns.rl_pattern_id``); values past the 21st count as none."""
     nb = bdi.shape[0]
     for i in range(order.shape[0]):
         rec = order[i]
@@ -111,7 +115,7 @@ def record_patterns(order, pc, val_start, bdi, n_values, out):  # pragma: no cov
             code = np.int64(bdi[e])
             if code == _PRED:
                 continue
-            if code & _PATTERN_BIT:
-                mask |= 1 << j
+            if j < _MAX_VALUES:
+                mask |= ((np.int64(uniform[e]) >> _PATTERN_SHIFT) & 7) << (3 * j)
             j += 1
         out[i, 0] = mask

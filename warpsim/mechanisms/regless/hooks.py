@@ -25,11 +25,13 @@ Assumptions (docs/mechanisms/regless.md):
       compressor cache, else it is one 128 B store; a preload miss costs +1 cycle (bit-vector
       check) and +2 more when the register is compressed; compressor operations (checks,
       matches, decompressions) are counted for energy.
-  [A] Metadata fetch slots (§5.4, spec §3.7): a region's header words, and its first
-      last-use flag word, are fetched while the warp waits for admission (spec §4.2.5) and
-      cost no cycle; each later flag word (before region instructions 9, 18, ...) takes the
-      warp's fetch slot: that instruction issues at the earliest one cycle after it is first
-      offered (``meta_fetch_bubbles``); other warps may issue in that cycle.
+  [A] Metadata in the fetch stage (§5.4, spec §3.7: one fetch and decode slot per word, no
+      issue slot, ``fetch_word``): a region's header words, extra preload words and first
+      last-use flag word are decoded in front of its first instruction, each later flag word
+      in front of region instructions 9, 18, ...; they take decode slots of the warp's fetch,
+      so the I-buffer's run-ahead hides them unless the warp waits for that instruction
+      (``meta_words_fetched``). The capacity manager learns a region once its first
+      instruction, behind its header, reached the I-buffer (A9).
   [A] A preloaded line is an L1 hit when its data arrives at most ``l1d.hit_latency_cycles +
       l2.hit_latency_cycles // 2`` cycles after the L1 port accepted it, else it came from L2
       or DRAM (the engine reports no hit/miss per request).
@@ -52,7 +54,6 @@ from warpsim.mechanisms.regless.state import (
     F_DST_EVICT,
     F_SRC_ERASE,
     F_SRC_EVICT,
-    FLAG_WORD_INSNS,
     K_BANKS,
     P_BANK_CAP,
     P_COMP,
@@ -67,6 +68,8 @@ from warpsim.mechanisms.regless.state import (
     RC_COMPRESSED,
     RC_MEM,
     RC_PATTERN,
+    RCOL_META,
+    RCOL_PATTERN,
     RG_END,
     RG_META,
     RG_NHINV,
@@ -81,9 +84,11 @@ from warpsim.mechanisms.regless.state import (
     S_PRELOADING,
     ST_ACTIVE_CYCLES,
     ST_COMP_OPS,
+    ST_COMP_PATTERN,
     ST_EVICT_CLEAN,
     ST_EVICT_COMPRESSED,
     ST_EVICT_DIRTY,
+    ST_EVICT_INCOMPRESSIBLE,
     ST_HDR_INV,
     ST_INV_READS,
     ST_L1_INV,
@@ -91,7 +96,7 @@ from warpsim.mechanisms.regless.state import (
     ST_LINE_STORES,
     ST_MEM_LAT,
     ST_META,
-    ST_META_BUBBLES,
+    ST_META_FETCHED,
     ST_OSU_READS,
     ST_OSU_WRITES,
     ST_OVERCOMMIT,
@@ -106,8 +111,8 @@ from warpsim.mechanisms.regless.state import (
     W_ACT_CYCLE,
     W_ALLOW_PC,
     W_INFLIGHT,
-    W_META_PC,
-    W_META_READY,
+    W_META_DONE,
+    W_META_REC,
     W_NEXT_PC,
     W_OUT,
     W_POS,
@@ -117,7 +122,7 @@ from warpsim.mechanisms.regless.state import (
 )
 from warpsim.timing.consts import INT64_MAX, ISSUE_EXECUTE, MK_LD_LOCAL, MK_NONE, MK_ST_LOCAL
 
-__all__ = ["rl_can_issue", "rl_mem_request", "rl_on_cycle_end", "rl_on_issue",
+__all__ = ["rl_can_issue", "rl_fetch_word", "rl_mem_request", "rl_on_cycle_end", "rl_on_issue",
            "rl_on_mem_complete", "rl_on_mem_sent", "rl_on_retire", "rl_on_warp_exit",
            "rl_on_warp_launch"]
 
@@ -147,8 +152,12 @@ def _evict_dirty(hs, sm, w, r, cycle):  # pragma: no cover - jit
     hs.reg[sm, w, r, RC_COMPRESSED] = 0
     if hs.prm[P_COMP]:
         hs.st[ST_COMP_OPS] += 1  # the pattern match
-        if hs.reg[sm, w, r, RC_PATTERN] and cc_write(hs, sm, w, r, cycle):
+        pid = hs.reg[sm, w, r, RC_PATTERN]
+        if pid == 0:
+            hs.st[ST_EVICT_INCOMPRESSIBLE] += 1
+        elif cc_write(hs, sm, w, r, cycle):
             hs.st[ST_EVICT_COMPRESSED] += 1
+            hs.st[ST_COMP_PATTERN + pid - 1] += 1
             hs.reg[sm, w, r, RC_COMPRESSED] = 1
             return
     enqueue(hs, sm, MK_ST_LOCAL, line_addr(hs, sm, w, r), TAG_STORE)
@@ -293,7 +302,6 @@ def _admit(hs, sm, w, pc, cycle):  # pragma: no cover - jit
     hs.w[sm, w, W_REGION] = rid
     hs.w[sm, w, W_POS] = pc - 1
     hs.w[sm, w, W_ALLOW_PC] = -1
-    hs.w[sm, w, W_META_PC] = -1
     hs.w[sm, w, W_READY] = cycle + 1 + lat + miss + comp
     hs.w[sm, w, W_ACT_CYCLE] = cycle
     hs.st[ST_REGIONS] += 1
@@ -328,15 +336,12 @@ def rl_on_cycle_end(hs, counters, cycle):  # pragma: no cover - jit
         for w in range(p[P_NW]):
             if hs.w[sm, w, W_STATE] == S_PRELOADING and hs.w[sm, w, W_OUT] == 0:
                 nxt = min(nxt, max(hs.w[sm, w, W_READY], cycle + 1))
-            if hs.w[sm, w, W_META_PC] >= 0 and hs.w[sm, w, W_META_READY] > cycle:
-                nxt = min(nxt, hs.w[sm, w, W_META_READY])
     return nxt
 
 
 @jit
 def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
-    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2); an instruction
-    behind an in-region metadata word waits one cycle for that word's fetch slot (§5.4)."""
+    """Only ACTIVE warps issue, and only their region's instructions (§4.2.2)."""
     w = warp
     st = hs.w[sm, w, W_STATE]
     if st == S_PRELOADING and hs.w[sm, w, W_OUT] == 0 and cycle >= hs.w[sm, w, W_READY]:
@@ -345,15 +350,6 @@ def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
     if st == S_ACTIVE:
         rid = hs.w[sm, w, W_REGION]
         if hs.pc_region[pc] == rid and pc > hs.w[sm, w, W_POS]:
-            off = pc - hs.rg[rid, RG_START]
-            if off > 0 and off % FLAG_WORD_INSNS == 0:
-                if hs.w[sm, w, W_META_PC] != pc:  # the flag word is fetched this cycle
-                    hs.w[sm, w, W_META_PC] = pc
-                    hs.w[sm, w, W_META_READY] = cycle + 1
-                    hs.st[ST_META_BUBBLES] += 1
-                    return False
-                if cycle < hs.w[sm, w, W_META_READY]:
-                    return False
             if pc == hs.rg[rid, RG_END] and hs.rg[rid, RG_NOISSUE_END]:
                 hs.w[sm, w, W_ALLOW_PC] = pc  # barrier / exit: issued without on_issue
                 _end_region(hs, sm, w, cycle)
@@ -368,20 +364,39 @@ def rl_can_issue(hs, sm, warp, pc, cycle):  # pragma: no cover - jit
 
 
 @jit
+def rl_fetch_word(hs, sm, warp, rec, cycle):  # pragma: no cover - jit
+    """One of the metadata words in front of record ``rec`` takes this decode slot (§5.4)."""
+    row = rec - hs.rec_base[0]
+    if row < 0 or row >= hs.rec.shape[0]:
+        return False
+    due = hs.rec[row, RCOL_META]
+    if due == 0:
+        return False
+    if hs.w[sm, warp, W_META_REC] != rec:
+        hs.w[sm, warp, W_META_REC] = rec
+        hs.w[sm, warp, W_META_DONE] = 0
+    if hs.w[sm, warp, W_META_DONE] >= due:
+        return False
+    hs.w[sm, warp, W_META_DONE] += 1
+    hs.st[ST_META_FETCHED] += 1
+    return True
+
+
+@jit
 def rl_on_issue(hs, sm, warp, pc, rec, cycle):  # pragma: no cover - jit
     """Operands read from the OSU, destination entries reserved, source flags applied."""
     w = warp
     hs.w[sm, w, W_POS] = pc
     hs.w[sm, w, W_INFLIGHT] += 1
     row = rec - hs.rec_base[0]
-    pat = hs.rec[row, 0] if 0 <= row < hs.rec.shape[0] else 0
+    pat = hs.rec[row, RCOL_PATTERN] if 0 <= row < hs.rec.shape[0] else 0
     if pc < hs.eng_dst.shape[0]:
         for j in range(hs.eng_dst.shape[1]):  # the written values' compressor patterns
             r = hs.eng_dst[pc, j]
             if r < 0:
                 break
             if r < hs.prm[P_MAXREG]:
-                hs.reg[sm, w, r, RC_PATTERN] = (pat >> j) & 1
+                hs.reg[sm, w, r, RC_PATTERN] = (pat >> (3 * j)) & 7 if j < 21 else 0
     hs.st[ST_OSU_READS] += hs.pc_info[pc, 1]
     ll = hs.pc_info[pc, 0]
     for k in range(hs.pc_dst.shape[1]):
@@ -444,7 +459,7 @@ def rl_on_warp_launch(hs, sm, warp, cta_slot, pos, cycle):  # pragma: no cover -
     hs.w[sm, warp, :] = 0
     hs.w[sm, warp, W_NEXT_PC] = -1
     hs.w[sm, warp, W_ALLOW_PC] = -1
-    hs.w[sm, warp, W_META_PC] = -1
+    hs.w[sm, warp, W_META_REC] = -1
     hs.w[sm, warp, W_STATE] = S_NONE
     _push(hs, sm, warp)
 

@@ -18,6 +18,7 @@ from warpsim.mechanisms.regless.annotate import RegionPlan, compile_regions
 from warpsim.mechanisms.regless.backing_store import record_patterns
 from warpsim.mechanisms.regless.hooks import (
     rl_can_issue,
+    rl_fetch_word,
     rl_mem_request,
     rl_on_cycle_end,
     rl_on_issue,
@@ -36,10 +37,13 @@ from warpsim.mechanisms.regless.rfv import (
     rfv_on_warp_launch,
 )
 from warpsim.mechanisms.regless.state import (
+    N_RCOL,
+    RCOL_META,
     RG_NOISSUE_END,
     STAT_NAMES,
     RLState,
     make_state,
+    meta_before,
     region_tables,
 )
 from warpsim.timing.consts import F_BAR_ARRIVE, F_BARRIER, F_EXIT
@@ -62,6 +66,8 @@ class _LaunchState:
     state: RLState
     plan: RegionPlan | None
     n_values: np.ndarray
+    pc_meta: np.ndarray
+    """[n_pc] metadata words in front of each pc (``state.meta_before``)."""
 
 
 class RegLess(Mechanism):
@@ -70,7 +76,7 @@ class RegLess(Mechanism):
     ``plans`` keeps the compiler's ``RegionPlan`` per kernel name."""
 
     name = "regless"
-    n_record_columns = 1
+    n_record_columns = N_RCOL
     counter_names = ("rl_cm_capacity_stall_cycles",)
 
     def __init__(self, cfg: Any) -> None:
@@ -95,7 +101,8 @@ class RegLess(Mechanism):
             can_issue=rl_can_issue, on_issue=rl_on_issue, on_retire=rl_on_retire,
             on_warp_launch=rl_on_warp_launch, on_warp_exit=rl_on_warp_exit,
             on_cycle_end=rl_on_cycle_end, mem_request=rl_mem_request,
-            on_mem_sent=rl_on_mem_sent, on_mem_complete=rl_on_mem_complete)
+            on_mem_sent=rl_on_mem_sent, on_mem_complete=rl_on_mem_complete,
+            fetch_word=rl_fetch_word)
 
     def compile_pass(self, program: Any, alloc: Any) -> Any:
         """Regions and annotations of the kernel (the allocation is unchanged)."""
@@ -135,25 +142,30 @@ class RegLess(Mechanism):
         if self.rfv:  # one physical pool per scheduler: [free, capacity]
             state.free[:, :, 0] = cfg.regless.entries_per_sm // cfg.sm.n_schedulers
             state.free[:, :, 1] = state.free[:, :, 0]
-        return _LaunchState(state, plan, self._n_values)
+        return _LaunchState(state, plan, self._n_values, meta_before(plan, n_pc))
 
     def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:
         """The engine-scaled capacity-stall counter."""
         launch_state.state = launch_state.state._replace(cnt=counters)
 
     def record_columns(self, launch_state: _LaunchState, chunk: Any) -> np.ndarray:
-        """Per record: which written values match a compressor pattern (§4.4)."""
+        """Per record: which written values match a compressor pattern (§4.4) and, for
+        RegLess (not RFV, whose metadata is free), the metadata words in front of it (§5.4)."""
         n = int(chunk.pc.size)
-        cols = np.zeros((n, 1), np.int64)
+        cols = np.zeros((n, N_RCOL), np.int64)
         if n and chunk.bdi.size:
-            record_patterns(chunk.order, chunk.pc, chunk.val_start, chunk.bdi,
+            record_patterns(chunk.order, chunk.pc, chunk.val_start, chunk.bdi, chunk.uniform,
                             launch_state.n_values, cols)
+        if n and not self.rfv:
+            pcs = np.asarray(chunk.pc)[np.asarray(chunk.order)]
+            cols[:, RCOL_META] = launch_state.pc_meta[np.minimum(pcs,
+                                                                 launch_state.pc_meta.size - 1)]
         return cols
 
     def hook_state(self, launch_state: _LaunchState, rec_cols: np.ndarray,
                    rec_base: int) -> RLState:
         """The launch's state with this chunk's record columns."""
-        rec = (np.zeros((1, 1), np.int64) if rec_cols is None or rec_cols.size == 0
+        rec = (np.zeros((1, N_RCOL), np.int64) if rec_cols is None or rec_cols.size == 0
                else np.ascontiguousarray(rec_cols, np.int64))
         return launch_state.state._replace(rec=rec, rec_base=np.array([rec_base], np.int64))
 

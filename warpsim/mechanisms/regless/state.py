@@ -13,7 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RLState", "make_state", "region_tables"]
+from warpsim.functional.lane_patterns import RL_PATTERN_NAMES
+
+__all__ = ["RLState", "make_state", "meta_before", "region_tables"]
 
 # prm: launch constants
 (P_NS, P_NW, P_BANK_CAP, P_MAXREG, P_BASE, P_QCAP, P_N_PC, P_L1_LAT, P_COMP, P_CC_LINES,
@@ -26,18 +28,24 @@ N_RG = 6
 
 # w: per (sm, warp slot)
 (W_STATE, W_REGION, W_POS, W_READY, W_OUT, W_NEXT_PC, W_INFLIGHT, W_ALLOW_PC,
- W_ACT_CYCLE, W_META_PC, W_META_READY) = range(11)
+ W_ACT_CYCLE, W_META_REC, W_META_DONE) = range(11)
 N_W = 11
 
 FLAG_WORD_INSNS = 9
 """A last-use flag word precedes every 9 instructions of a region (§5.4)."""
+
+# record columns (``RegLess.record_columns``): written values' compressor patterns, metadata
+# words in front of the record
+RCOL_PATTERN, RCOL_META = 0, 1
+N_RCOL = 2
 
 # warp states (paper §4.2: inactive, preloading, active, draining)
 S_NONE, S_INACTIVE, S_PRELOADING, S_ACTIVE, S_DRAINING, S_EXITED = range(6)
 
 # reg: residency of (sm, warp, register) in the OSU
 R_ABSENT, R_CACHED, R_PINNED = 0, 1, 2
-# reg columns: residency R_*, dirty, memory copy, last value compressible, copy compressed
+# reg columns: residency R_*, dirty, memory copy, last value's compressor pattern (1-5, 0 none),
+# copy compressed
 RC_RES, RC_DIRTY, RC_MEM, RC_PATTERN, RC_COMPRESSED = range(5)
 N_RC = 5
 
@@ -50,8 +58,10 @@ F_SRC_ERASE, F_SRC_EVICT, F_DST_ERASE, F_DST_EVICT = 1, 2, 3, 4
  ST_ACTIVE_CYCLES, ST_MEMQ_FULL, ST_INV_READS, ST_REGION_INSNS, ST_PRELOAD_L1, ST_PRELOAD_L2,
  ST_LINE_LOADS, ST_LINE_STORES, ST_COMP_OPS, ST_MEM_LAT, ST_PRELOAD_COMP, ST_EVICT_COMPRESSED,
  ST_COMP_FILLS, ST_COMP_WB, ST_RFV_STALLS, ST_RFV_THROTTLED, ST_RFV_PEAK, ST_COMP_PORT_WAIT,
- ST_COMP_MERGED, ST_COMP_FULL, ST_META_BUBBLES) = range(34)
-N_ST = 34
+ ST_COMP_MERGED, ST_COMP_FULL, ST_META_FETCHED, ST_EVICT_INCOMPRESSIBLE) = range(35)
+ST_COMP_PATTERN = 35
+"""Compressed evictions per pattern: ``ST_COMP_PATTERN + pattern - 1`` (5 counters)."""
+N_ST = 40
 STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "preload_undefined",
               "evictions_clean", "evictions_dirty", "header_invalidations", "l1_invalidations",
               "osu_reads", "osu_writes", "meta_words", "osu_overcommits",
@@ -60,7 +70,9 @@ STAT_NAMES = ("regions_executed", "preloads", "preload_osu", "preload_mem", "pre
               "preload_mem_cycles", "preload_compressor", "evictions_compressed",
               "comp_line_fills", "comp_line_writebacks", "rfv_alloc_stalls",
               "rfv_throttled_stalls", "rfv_peak_registers", "comp_port_wait_cycles",
-              "comp_merged_preloads", "comp_cache_full", "meta_fetch_bubbles")
+              "comp_merged_preloads", "comp_cache_full", "meta_words_fetched",
+              "evictions_incompressible",
+              *(f"evictions_compressed_{n}" for n in RL_PATTERN_NAMES))
 
 K_BANKS = 8
 
@@ -93,8 +105,9 @@ class RLState(NamedTuple):
     w_held: np.ndarray
     """[n_sms, n_warps, 8] of those, held past the region end (draining)."""
     reg: np.ndarray
-    """[n_sms, n_warps, maxreg, N_RC]: residency R_*, dirty, memory copy, the last written
-    value matches a compressor pattern, the memory copy is compressed (``RC_*``)."""
+    """[n_sms, n_warps, maxreg, N_RC]: residency R_*, dirty, memory copy, the compressor
+    pattern the last written value matches (0 none), the memory copy is compressed
+    (``RC_*``)."""
     reg_stamp: np.ndarray
     """[n_sms, n_warps, maxreg] insertion stamp into the clean/dirty lists (FIFO victims)."""
     occ: np.ndarray
@@ -129,8 +142,9 @@ class RLState(NamedTuple):
     eng_dst: np.ndarray
     """[n_pc, K] the engine's destination registers per pc (value entry j -> register)."""
     rec: np.ndarray
-    """[n_records, 1] per trace record: bit j set when destination value j matches a
-    compressor pattern (``record_patterns``); replaced per chunk by ``hook_state``."""
+    """[n_records, N_RCOL] per trace record: bits 3j..3j+2 of ``RCOL_PATTERN`` the compressor
+    pattern destination value j matches (``record_patterns``); ``RCOL_META`` the metadata
+    words in front of it (``meta_before``); replaced per chunk by ``hook_state``."""
     rec_base: np.ndarray
     """[1] absolute index of ``rec``'s first row."""
     st: np.ndarray
@@ -185,6 +199,22 @@ def region_tables(plan, n_pc: int) -> tuple[np.ndarray, ...]:
     return pc_region, pc_flags, pc_dst, pc_info, rg, need, rin, hinv
 
 
+def meta_before(plan, n_pc: int) -> np.ndarray:
+    """[n_pc] metadata words fetched in front of each pc (§5.4, spec §3.7): a region's header
+    words, its extra preload/invalidation words and its first last-use flag word (or its one
+    compact word) in front of its first instruction; one flag word in front of region
+    instructions 9, 18, ... (a warm-up launch: ``plan`` None, zeros)."""
+    out = np.zeros(max(1, n_pc), np.int64)
+    if plan is None:
+        return out
+    for reg in plan.regions:
+        n = reg.end - reg.start + 1
+        later = (n - 1) // FLAG_WORD_INSNS  # none in a compact region (<= 4 instructions)
+        out[reg.start] = reg.meta_words - later
+        out[reg.start + FLAG_WORD_INSNS:reg.end + 1:FLAG_WORD_INSNS] = 1
+    return out
+
+
 def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_shards: int,
                bank_cap: int, maxreg: int, base: int, l1_latency: int, compressor: bool = True,
                cc_lines: int = 16, eng_dst: np.ndarray | None = None,
@@ -201,7 +231,7 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
     w = np.zeros((n_sms, n_warps, N_W), np.int64)
     w[:, :, W_NEXT_PC] = -1
     w[:, :, W_ALLOW_PC] = -1
-    w[:, :, W_META_PC] = -1
+    w[:, :, W_META_REC] = -1
     per = max(1, n_warps // n_shards)
     return RLState(
         prm=prm, pc_region=pc_region, pc_flags=pc_flags, pc_dst=pc_dst, pc_info=pc_info, rg=rg,
@@ -227,5 +257,5 @@ def make_state(tables: tuple[np.ndarray, ...], *, n_sms: int, n_warps: int, n_sh
         cc_busy=np.zeros((n_sms, n_shards), np.int64),
         eng_dst=(np.full((1, 1), -1, np.int64) if eng_dst is None
                  else np.ascontiguousarray(eng_dst, np.int64)),
-        rec=np.zeros((1, 1), np.int64), rec_base=np.zeros(1, np.int64),
+        rec=np.zeros((1, N_RCOL), np.int64), rec_base=np.zeros(1, np.int64),
         st=np.zeros(N_ST, np.int64), cnt=np.zeros((n_sms, 1), np.int64))
