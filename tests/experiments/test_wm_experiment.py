@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from warpsim.experiments.warpman import run_experiment, simd_overrides
-from warpsim.experiments.wm_analysis import gm_ratio, histogram, unused_registers
+from warpsim.experiments.wm_analysis import (
+    gm_ratio,
+    histogram,
+    register_series,
+    time_average,
+    unused_registers,
+)
 from warpsim.experiments.wm_runs import BenchSel
 from warpsim.mechanisms.warpman.mechanism import LaunchRecord
 from warpsim.runner.reproduce import list_reproductions
@@ -140,3 +146,49 @@ def test_st_and_rs_targets_read_their_stand_ins(tmp_path):
     # B-R9: temp and temp+spatial DRAM accesses per activation of the RS stand-in
     assert s["targets"]["B-R9"]["ours"]["radix_sort"] == [2.0, 2.0]
     assert s["targets"]["B-R6"]["paper_per_benchmark"]["ST"] == pytest.approx(0.714)
+
+
+def _launch(series, cycles):
+    rows = np.array(series, np.int64)
+    return LaunchRecord(kernel="k", warps_per_cta=2, dispatch=np.zeros(2, np.int64),
+                        eligible=np.zeros(2, np.int64), exit=np.array([10, 10]),
+                        insts=np.array([5, 5]), rtru=np.array([0.0]), cycles=cycles,
+                        n_registers=1000, series=rows)
+
+
+def test_register_series_joins_the_launches_and_averages_over_time():
+    # rows (sm, cycle, regs, warps, active, ctas, shmem); launch 1 lasts 10 cycles, launch 2 20
+    a = _launch([[0, 0, 500, 2, 2, 1, 0], [1, 0, 900, 3, 3, 1, 0], [0, 4, 250, 1, 1, 1, 0],
+                 [0, 9, 0, 0, 0, 0, 0]], 10)
+    b = _launch([[0, 2, 1000, 4, 4, 2, 0], [0, 12, 0, 0, 0, 0, 0]], 20)
+    s = register_series([a, b])
+    assert s["cycle"] == [0, 0, 4, 9, 10, 12, 22, 30]
+    assert s["regs"] == [0, 500, 250, 0, 0, 1000, 0, 0]
+    assert (s["end"], s["n_registers"]) == (30, 1000)
+    # 500 x 4 + 250 x 5 + 1000 x 10 = 13250 register-cycles over 30 cycles
+    assert time_average(s["cycle"], s["regs"], s["end"]) == pytest.approx(13250 / 30)
+
+
+def test_counters_per_mode_and_the_register_series_figure(tmp_path):
+    def runner(sel, mode, extra, keep_warps=False):
+        out = _fake(sel, mode, extra, keep_warps)
+        if mode != "base":
+            out.update(reg_utilization=0.5 if mode == "tb" else 0.75,
+                       partial_barrier_stall_cycles=7, threshold_blocked_warps=3)
+        if keep_warps and mode in ("tb", "temp"):
+            regs = 400 if mode == "tb" else 800
+            out["warps"] = [_launch([[0, 0, regs, 2, 2, 1, 0], [0, 8, 0, 0, 0, 0, 0]], 10)]
+        return out
+
+    CYCLES["stencil_naive"] = CYCLES["a"]
+    try:
+        s = run_experiment((BenchSel("stencil_naive", "tiny"),), tmp_path, sensitivity=False,
+                           runner=runner)
+    finally:
+        del CYCLES["stencil_naive"]
+    p = s["per_benchmark"]["stencil_naive"]
+    assert p["tb"]["reg_utilization"] == 0.5 and p["temp"]["reg_utilization"] == 0.75
+    assert p["threshold"]["threshold_blocked_warps"] == 3
+    assert p["temp"]["partial_barrier_stall_cycles"] == 7
+    fig = tmp_path / "fig_register_series.png"
+    assert s["figures"]["register_series"] == str(fig) and fig.stat().st_size > 0

@@ -51,3 +51,27 @@ def test_radix_sort_leaves_a_quarter_of_the_registers_unused():
     assert o.spatial_partial_warps == 10  # 8192 // 768
     rs = block_occupancy(regs_per_block=11776, warps_per_block=16, shmem_per_block=4096)
     assert rs.unused_regs == 9216 and rs.unused_frac == pytest.approx(0.28125)
+
+
+def test_matrix_mul_at_24_registers_is_the_papers_mm():
+    """B-R8's MM (Table 5, the §3.4 worked example): as shipped sm_80's ptxas gives
+    ``matrix_mul`` 32 registers, 8192 per 256-thread block: 4 blocks fill the register file
+    exactly, so temp+spatial has no fragment to use. Under ``__maxnreg__(24)`` (the full
+    selection's input) it is the paper's MM: 6144 per block, 5 blocks, 2048 unused (6.25 %),
+    a partial block of 2 warps."""
+    from warpsim.bench import get_benchmark
+    from warpsim.experiments.wm_runs import BENCH_FULL, with_maxnreg
+    from warpsim.toolchain import compile_cuda, resource_usage
+
+    mm = get_benchmark("matrix_mul")
+    shipped = kernel_resources("matrix_mul")["matrix_mul"]
+    assert shipped.registers == 32 and shipped.shared_bytes == 2048
+    o = block_occupancy(regs_per_block=32 * 256, warps_per_block=8, shmem_per_block=2048)
+    assert (o.blocks, o.unused_regs, o.spatial_partial_warps) == (4, 0, 0)
+    sel = {s.name: s for s in BENCH_FULL}["matrix_mul"]
+    assert (sel.paper, sel.maxnreg) == ("MM", 24)
+    res = resource_usage(compile_cuda(with_maxnreg(mm, 24).source))["matrix_mul"]
+    assert (res.registers, res.local_bytes, res.shared_bytes) == (24, 0, 2048)  # no spills
+    o = block_occupancy(regs_per_block=24 * 256, warps_per_block=8, shmem_per_block=2048)
+    assert (o.blocks, o.unused_regs, o.spatial_partial_warps) == (5, 2048, 2)
+    assert o.unused_frac == pytest.approx(0.0625)

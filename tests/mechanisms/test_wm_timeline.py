@@ -23,6 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timing"))
 
 from timing_helpers import (
+    BARRIER,
     EXIT,
     Inst,
     rec,
@@ -142,3 +143,68 @@ def test_1024_thread_blocks_give_a_partial_block_of_16_warps_at_launch():
     first_exit = int(lr2.exit.reshape(3, 32)[0].min())
     assert int(lr2.dispatch.reshape(3, 32)[1, 0]) == first_exit
     assert r.cycles <= r2.cycles
+
+
+# -- spec §2.6 counters: the per-SM allocation log, its time average, barrier stalls -----------
+
+BAR = Inst("bar", kind=BARRIER)
+INSTS_BAR = [ADD, X, SIN, BAR]       # pc 3: bar.sync (pcs 0-2 as above)
+TWO_BLOCKS = [LONG, SHORT] * 2
+SHMEM = 1024
+
+
+def _series(lr):
+    return [tuple(int(v) for v in row[1:]) for row in lr.series]  # (cycle, regs, warps,
+    # active warps, blocks, shared memory); one SM
+
+
+@pytest.mark.parametrize("skip_idle", [True, False])
+def test_allocation_log_and_register_utilisation_two_blocks(skip_idle):
+    # 8 registers x 32 threads = 256 per warp, blocks of 2 warps (512 registers, 1 kB shared).
+    # Block level (tb, the Fig. 17 timeline above): block 0 holds 512 registers 0..46, warp 1
+    # exits at 9 (active 1); block 1 from 46 (warp 1 exits 55) to 92: the launch ends at 93.
+    r, lr = _run(_cfg("tb", **TWO), TWO_BLOCKS, 2, shmem=SHMEM, skip_idle=skip_idle)
+    assert r.cycles == 93
+    assert _series(lr) == [(0, 512, 2, 2, 1, 1024), (9, 512, 2, 1, 1, 1024),
+                           (46, 512, 2, 2, 1, 1024), (55, 512, 2, 1, 1, 1024),
+                           (92, 0, 0, 0, 0, 0)]
+    assert r.stats["wm_reg_cycles"] == 512 * 92
+    assert r.stats["wm_reg_utilization"] == pytest.approx(512 * 92 / (32768 * 93))
+    assert r.stats["wm_cta_cycles"] == 92 and r.stats["wm_shmem_byte_cycles"] == 1024 * 92
+    assert r.stats["wm_active_warp_cycles"] == 2 * 9 + 37 + 2 * 9 + 37
+    # WarpMan (temp): warp 1 exits at 9 and block 1's warp 0 takes its 256 registers (two
+    # blocks resident, 2 kB); block 0 is released at 46 as block 1's warp 1 is placed; block
+    # 1's warps exit at 53 and 55; the launch ends at 56.
+    r, lr = _run(_cfg("temp", **TWO), TWO_BLOCKS, 2, shmem=SHMEM, skip_idle=skip_idle)
+    assert r.cycles == 56
+    assert _series(lr) == [(0, 512, 2, 2, 1, 1024), (9, 512, 2, 2, 2, 2048),
+                           (46, 512, 2, 2, 1, 1024), (53, 256, 1, 1, 1, 1024),
+                           (55, 0, 0, 0, 0, 0)]
+    assert r.stats["wm_reg_cycles"] == 512 * 53 + 256 * 2
+    assert r.stats["wm_reg_utilization"] == pytest.approx((512 * 53 + 256 * 2) / (32768 * 56))
+    assert r.stats["wm_shmem_byte_cycles"] == 1024 * 9 + 2048 * 37 + 1024 * 9
+    assert r.stats["wm_series_rows"] == 5 and r.stats["wm_series_dropped"] == 0
+    assert r.stats["wm_partial_barrier_stall_cycles"] == 0
+
+
+@pytest.mark.parametrize("skip_idle", [True, False])
+def test_barrier_stall_cycles_of_a_partial_blocks_warps(skip_idle):
+    # Block 1's warps reach bar.sync first: its warp 0, placed at 9 (workload buffer), issues
+    # the barrier at 11 and waits for warp 1, placed only at 46 when block 0's warp 0 exits:
+    # 35 warp-cycles (11 .. 45) at a barrier while the block is partial. Block level: none.
+    bar = [rec(3), rec(1)]
+    warps = [LONG, SHORT, bar, bar]
+    r, lr = _run_bar(_cfg("temp", **TWO), warps, skip_idle)
+    # warp 1 issues bar at 48 (placed 46) and releases both; GTO keeps warp 1, whose exit
+    # issues (and, with nothing in flight, exits) at 49, warp 0's at 50
+    assert _times(lr)[2:] == [(9, 9, 50), (9, 46, 49)]
+    assert r.stats["wm_partial_barrier_stall_cycles"] == 35
+    r, _ = _run_bar(_cfg("tb", **TWO), warps, skip_idle)
+    assert r.stats["wm_partial_barrier_stall_cycles"] == 0
+
+
+def _run_bar(cfg, warps, skip_idle):
+    mech = WarpMan(cfg)
+    res = simulate(cfg, INSTS_BAR, warps, wpc=2, skip_idle=skip_idle, mechanism=mech,
+                   memsys=default_memsys())
+    return res, mech.launches[-1]

@@ -142,3 +142,24 @@ def test_dueling_followers_take_the_epochs_winner():
     counts[0, C_GPU_SIM_INSN], counts[1, C_GPU_SIM_INSN] = 1500, 1000  # +1000 vs +100
     wm_on_cycle_end(hs, counts, 200)
     assert hs.prm[P_SPATIAL_ON] == 1 and room(hs, 2) == 2
+
+
+def test_threshold_blocked_allocations_are_flagged_per_warp():
+    from warpsim.mechanisms.warpman.hooks import wm_cta_fit, wm_warps_to_place
+    from warpsim.mechanisms.warpman.state import S_REGS, S_WARPS, W_TBLOCKED
+
+    # 34 live warps (MM, 768 registers each): the threshold (36) leaves room for 6 warps
+    # ('temp' caps), temp+spatial's caps for 8: block 3 started with 6 warps, its warps 6
+    # and 7 (global 30, 31) were refused by the threshold
+    for mode, flagged in (("threshold", [30, 31]), ("temp_spatial", [])):
+        hs = _state(mode)
+        hs.sm[0, S_WARPS], hs.sm[0, S_REGS] = 34, 34 * 768
+        k = wm_warps_to_place(hs, 0, 3, 0, 0, 8, 14, 0)
+        assert k == (6 if mode == "threshold" else 8)
+        assert list(hs.wt[:, W_TBLOCKED].nonzero()[0]) == flagged
+    # 40 live: the threshold refuses block 5 outright; temp+spatial would start it with 2
+    # warps (32768 - 40 x 768 = 2048 registers): its warps 0 and 1 (global 40, 41)
+    hs = _state("threshold")
+    hs.sm[0, S_WARPS], hs.sm[0, S_REGS] = 40, 40 * 768
+    assert not wm_cta_fit(hs, 0, 5, True)
+    assert list(hs.wt[:, W_TBLOCKED].nonzero()[0]) == [40, 41]

@@ -26,6 +26,7 @@ from warpsim.experiments.wm_analysis import (
     PAPER,
     gm_ratio,
     paper_unused,
+    register_series,
     rtru_summary,
     unused_registers,
 )
@@ -41,8 +42,16 @@ BASE_OVERRIDES = ("sm.sched_policy=lrr",)
 """The dissertation's baseline scheduler is round robin (Table 4)."""
 TWO_LEVEL = ("sm.sched_policy=two_level",)
 SENS_MODES = ("base", "temp_spatial", "dueling", "threshold")
-_ST, _RS = "stencil_naive", "radix_sort"
-"""The benchmarks standing for the dissertation's ST (B-R3) and RS (B-R9)."""
+COUNTER_KEYS = ("reg_utilization", "avg_warp_entries", "avg_active_warps",
+                "avg_resident_blocks", "avg_shmem_bytes", "partial_barrier_stall_cycles",
+                "threshold_blocked_warps", "series_dropped")
+"""Spec §2.6 counters kept per mode in ``per_benchmark`` (``wm_runs.allocation_counters``;
+``tb`` gives block-level allocation's)."""
+FIG_BENCH = "stencil_naive"
+"""The benchmark whose allocated-register series is drawn (``fig_register_series.png``)."""
+FIG_MODES = ("tb", "temp")
+_ST, _RS, _MM = "stencil_naive", "radix_sort", "matrix_mul"
+"""The benchmarks standing for the dissertation's ST (B-R3), RS (B-R9) and MM (B-R8)."""
 SIMD_WIDTHS = {"simd8": 4, "simd16": 2}
 """B-R14: SIMD width -> how many times longer a warp instruction holds an fp32/int32 unit
 (32 / NumSP)."""
@@ -89,6 +98,7 @@ def _per_bench(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "partial_blocks": r["partial_blocks"],
             "warp_level_placements": r["warp_level_placements"],
         }
+        out[mode].update({k: r[k] for k in COUNTER_KEYS if k in r})
         if mode == "dueling":
             out[mode]["epochs"] = r["dueling_epochs"]
             out[mode]["epochs_spatial"] = r["dueling_epochs_spatial"]
@@ -113,11 +123,18 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
     per: dict[str, Any] = {}
     rtru: dict[str, Any] = {}
     unused: dict[str, Any] = {}
+    figures: dict[str, str] = {}
     for sel in benches:
         runs = {}
         for mode in modes:
             _log.info("warpman: %s %s", sel.name, mode)
-            runs[mode] = run(sel, mode, BASE_OVERRIDES, keep_warps=(mode == "tb"))
+            keep = mode == "tb" or (sel.name == FIG_BENCH and mode in FIG_MODES)
+            runs[mode] = run(sel, mode, BASE_OVERRIDES, keep_warps=keep)
+        if sel.name == FIG_BENCH:
+            figures.update(_figure(sel.name, runs, out))
+            for m in FIG_MODES:  # only tb's records are kept past here
+                if m != "tb" and m in runs:
+                    runs[m].pop("warps", None)
         per[sel.name] = _per_bench({m: r for m, r in runs.items()})
         per[sel.name]["paper_benchmark"] = sel.paper
         per[sel.name]["input"] = {"size": sel.size, **dict(sel.params)}
@@ -145,6 +162,7 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         "residency": {b: {k: p.get(k) for k in RESIDENCY_KEYS} for b, p in per.items()
                       if "resident_warps" in p},
         "paper": PAPER,
+        "figures": figures,
     }
     if sensitivity:
         summary["sensitivity"] = _sensitivity(benches, run, rtru)
@@ -153,6 +171,18 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
     summary["out"] = str(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
+
+
+def _figure(bench: str, runs: dict[str, dict[str, Any]], out: Path) -> dict[str, str]:
+    """``fig_register_series.png``: SM 0's allocated registers, block level (tb) vs temp."""
+    from warpsim.experiments.wm_figures import register_series_figure
+
+    series = {("block level (tb)" if m == "tb" else m): register_series(runs[m]["warps"])
+              for m in FIG_MODES if runs.get(m, {}).get("warps")}
+    if len(series) < len(FIG_MODES):
+        return {}
+    path = register_series_figure(series, bench, out / "fig_register_series.png")
+    return {"register_series": str(path)}
 
 
 def _sensitivity(benches: tuple[BenchSel, ...], run: Any,
@@ -239,7 +269,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
                  "per_benchmark": pick("temp_spatial", "speedup")},
         "B-R8": {"paper": PAPER["mm_l1d_miss"],
                  "ours": {b: [p["temp"]["l1d_miss_rate"], p["temp_spatial"]["l1d_miss_rate"]]
-                          for b, p in per.items() if "temp" in p and "temp_spatial" in p}},
+                          for b, p in per.items() if "temp" in p and "temp_spatial" in p},
+                 "benchmark": _MM},
         "B-R9": {"paper": PAPER["rs_row_acc_per_act"],
                  "ours": {b: [p["temp"]["dram_row_acc_per_act"],
                               p["temp_spatial"]["dram_row_acc_per_act"]]
@@ -267,8 +298,8 @@ def _targets(s: dict[str, Any]) -> dict[str, Any]:
 
 def reproduce_warpman(*, quick: bool, out: Path, jobs: int | None = None,
                       dask: str | None = None) -> dict[str, Any]:
-    """``warpsim reproduce warpman``: the quick (3 benchmarks) or full selection; ``jobs``
-    and ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
+    """``warpsim reproduce warpman``: the quick (5 benchmarks) or full selection (+ bfs, MM);
+    ``jobs`` and ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
     del jobs, dask
     return run_experiment(BENCH_QUICK if quick else BENCH_FULL, out)
 

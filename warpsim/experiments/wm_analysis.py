@@ -16,7 +16,8 @@ import numpy as np
 from warpsim.mechanisms.warpman.occupancy import PAPER_TABLE5, unused_register_gm
 from warpsim.mechanisms.warpman.rtru import rtru_app
 
-__all__ = ["PAPER", "gm_ratio", "histogram", "rtru_summary", "unused_registers"]
+__all__ = ["PAPER", "gm_ratio", "histogram", "register_series", "rtru_summary", "time_average",
+           "unused_registers"]
 
 PAPER = {
     "unused_register_fraction": 0.294, "unused_register_fraction_reg_limited": 0.136,
@@ -90,3 +91,32 @@ def paper_unused() -> dict[str, Any]:
     """B-R1 from the dissertation's Table 5 (exact arithmetic)."""
     reg = {k: PAPER_TABLE5[k] for k in ("RS", "HS", "RAY", "MM", "NN", "CT")}
     return {"gm_all": unused_register_gm(PAPER_TABLE5), "gm_reg_limited": unused_register_gm(reg)}
+
+
+def register_series(launches: list[Any], sm: int = 0) -> dict[str, Any]:
+    """SM ``sm``'s allocated registers over the whole run (spec §2.6): the launches' logs
+    one after the other (each launch's cycles offset by the ones before), as step points
+    ``cycle`` (the value holds from there to the next point) and ``regs``; ``end`` is the
+    run's last cycle."""
+    cyc: list[int] = [0]
+    regs: list[int] = [0]
+    t0 = 0
+    for lr in launches:
+        rows = getattr(lr, "series", None)
+        if rows is not None and len(rows):
+            rows = np.asarray(rows)[np.asarray(rows)[:, 0] == sm]
+            cyc.extend(int(t0 + c) for c in rows[:, 1])
+            regs.extend(int(r) for r in rows[:, 2])
+        t0 += int(getattr(lr, "cycles", 0))
+        cyc.append(t0)
+        regs.append(0)
+    n_reg = max((int(getattr(lr, "n_registers", 0)) for lr in launches), default=0)
+    return {"cycle": cyc, "regs": regs, "end": t0, "n_registers": n_reg}
+
+
+def time_average(cycle, values, end: int) -> float:
+    """Time average of a step series (``values[i]`` holds from ``cycle[i]`` to the next
+    point, the last one to ``end``) over [0, end)."""
+    c = np.append(np.asarray(cycle, np.int64), end)
+    v = np.asarray(values, np.float64)
+    return float((v * np.diff(c)).sum() / end) if end > 0 else float("nan")

@@ -7,13 +7,18 @@ run); the numba cycle loop compiles once per process per hook set (baseline, War
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "MODES", "BenchSel", "run_one"]
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "MODES", "BenchSel", "allocation_counters", "run_one",
+           "with_maxnreg"]
 
 MODES = ("base", "tb", "temp", "temp_spatial", "dueling", "threshold")
 """``base``: no mechanism; ``tb``: WarpMan observing block-level allocation (per-warp times,
@@ -30,6 +35,9 @@ class BenchSel:
     params: tuple[tuple[str, Any], ...] = ()
     paper: str = ""
     why: str = ""
+    maxnreg: int = 0
+    """> 0: every kernel compiled with ``__maxnreg__(maxnreg)`` (``with_maxnreg``): the
+    register count of the dissertation's compiler where sm_80's ptxas allocates more."""
 
 
 BENCH_QUICK = (
@@ -48,6 +56,10 @@ BENCH_FULL = (
     *BENCH_QUICK,
     BenchSel("bfs", "small", (("nodes", 32768),), "-", "24 regs x 512 thr: 2 blocks/SM "
              "(25 % unused: partial blocks of up to 10 warps), irregular warps"),
+    BenchSel("matrix_mul", "paper", (("repeats", 1),), "MM", "SDK matrixMul<16> at the "
+             "sample's default 320x320 x 320x640 (800 blocks, one launch): 256 thr, 2 kB shared, "
+             "__syncthreads(); at 24 regs (the paper's; sm_80 ptxas takes 32 unconstrained) "
+             "5 blocks/SM + a partial block of 2 warps (§3.4's worked example)", maxnreg=24),
 )
 
 
@@ -63,7 +75,8 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
     """Simulate ``sel`` under ``mode`` (``extra``: more config overrides); the statistics the
     analysis uses, the total energy, the resident warps per SM (``warpsim.runner.residency``)
     and (``keep_warps``) WarpMan's per-warp records."""
-    from warpsim.bench import run_benchmark
+    from warpsim.bench import get_benchmark, run_benchmark
+    from warpsim.bench.harness import execute
     from warpsim.power import energy_for_gpu
     from warpsim.runner.residency import ResidencyObserver, residency
     from warpsim.runtime import Device
@@ -73,10 +86,16 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
     dev.add_launch_observer(resident)
     t0 = time.perf_counter()
     try:
-        res = run_benchmark(sel.name, size=sel.size, device=dev, params=dict(sel.params) or None)
+        if sel.maxnreg:
+            res = execute(with_maxnreg(get_benchmark(sel.name), sel.maxnreg), sel.size, dev,
+                          dict(sel.params) or None)
+        else:
+            res = run_benchmark(sel.name, size=sel.size, device=dev,
+                                params=dict(sel.params) or None)
         stats = dict(dev.stats)
         launches = list(getattr(dev.mechanism, "launches", []) or [])
         energy = energy_for_gpu(stats, dev.gpu_config)
+        sm_cfg = dev.gpu_config.sm
     finally:
         dev.close()
     g = stats.get
@@ -96,11 +115,46 @@ def run_one(sel: BenchSel, mode: str, extra: tuple[str, ...] = (),
         "wall_s": time.perf_counter() - t0,
         "residency": residency({**stats, **resident.columns()}),
     }
+    if "wm_reg_cycles" in stats:  # spec §2.6 counters (WarpMan on: every mode but base)
+        out.update(allocation_counters(stats, sm_cfg.n_sms, sm_cfg.n_registers))
     if launches:
         out["kernels"] = _kernels(launches)
     if keep_warps:
         out["warps"] = launches
     return out
+
+
+def with_maxnreg(bench: Any, maxnreg: int) -> Any:
+    """``bench`` with every ``__global__`` kernel of its source compiled under
+    ``__maxnreg__(maxnreg)`` (a copy of the source in the temporary directory; the toolchain's
+    cache is keyed by content)."""
+    src = Path(bench.source).read_text()
+    text = re.sub(r"__global__\s+void\s+(?!__maxnreg__)",
+                  f"__global__ void __maxnreg__({int(maxnreg)}) ", src)
+    out = Path(tempfile.gettempdir()) / "warpsim-wm" / f"{bench.name}-maxnreg{maxnreg}.cu"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not out.exists() or out.read_text() != text:
+        out.write_text(text)
+    return dataclasses.replace(bench, source=out)
+
+
+def allocation_counters(stats: dict[str, Any], n_sms: int,
+                        n_registers: int) -> dict[str, Any]:
+    """Spec §2.6 counters of one run from WarpMan's statistics: time averages per SM over the
+    whole run (register utilisation = allocated registers / register file), barrier stall
+    cycles of partially dispatched blocks' warps, threshold-blocked warps."""
+    sm_cycles = n_sms * max(1, int(stats.get("gpu_tot_sim_cycle", 0)))
+    return {
+        "reg_utilization": stats["wm_reg_cycles"] / (sm_cycles * n_registers),
+        "avg_warp_entries": stats.get("wm_warp_entry_cycles", 0) / sm_cycles,
+        "avg_active_warps": stats.get("wm_active_warp_cycles", 0) / sm_cycles,
+        "avg_resident_blocks": stats.get("wm_cta_cycles", 0) / sm_cycles,
+        "avg_shmem_bytes": stats.get("wm_shmem_byte_cycles", 0) / sm_cycles,
+        "partial_barrier_stall_cycles": int(stats.get("wm_partial_barrier_stall_cycles", 0)),
+        "threshold_blocked_warps": int(stats.get("wm_threshold_blocked_warps", 0)),
+        "series_rows": int(stats.get("wm_series_rows", 0)),
+        "series_dropped": int(stats.get("wm_series_dropped", 0)),
+    }
 
 
 def _kernels(launches: list[Any]) -> dict[str, dict[str, int]]:

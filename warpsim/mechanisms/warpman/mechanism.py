@@ -6,7 +6,7 @@ docs/mechanisms/warpman.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -27,18 +27,27 @@ from warpsim.mechanisms.warpman.state import (
     P_EPOCHS,
     P_EPOCHS_SPATIAL,
     P_N_WARPS,
+    S_ACTIVE_CYC,
+    S_CTA_CYC,
+    S_LOG_DROPPED,
+    S_LOG_N,
     S_MAX_REGS,
     S_MAX_WARPS,
     S_N_PARTIAL,
     S_N_WARP_LEVEL,
+    S_REG_CYC,
+    S_SHMEM_CYC,
+    S_WARP_CYC,
     W_DISPATCH,
     W_ELIGIBLE,
     W_EXIT,
+    W_TBLOCKED,
     WMState,
     make_state,
 )
+from warpsim.stats import C_GPU_SIM_CYCLE
 
-__all__ = ["LaunchRecord", "WarpMan"]
+__all__ = ["LaunchRecord", "WarpMan", "series_rows"]
 
 
 @dataclass
@@ -67,6 +76,14 @@ class LaunchRecord:
     regs_per_thread: int = 0
     shmem_bytes: int = 0
     baseline_ctas_per_sm: int = 0
+    cycles: int = 0
+    """The launch's cycles (its series run from 0 to here)."""
+    n_registers: int = 0
+    """Registers per SM."""
+    series: np.ndarray | None = None
+    """The per-SM allocation log: ``int64[rows, 1 + len(LOG_COLUMNS)]``, columns ``sm`` then
+    ``state.LOG_COLUMNS`` (cycle, regs, warps, active_warps, ctas, shmem_bytes), a row per
+    cycle in which the SM's allocation changed (values after the change), SM-major."""
 
 
 class WarpMan(Mechanism):
@@ -78,6 +95,9 @@ class WarpMan(Mechanism):
     name = "warpman"
     heterogeneous_sms = False  # its register and scheduler pools are the sm section's
     n_record_columns = 1  # unused by the hooks: the chunks give each warp's instruction count
+    counter_names = ("wm_partial_barrier_stall_cycles",)
+    """Warp-cycles that warps of partially dispatched blocks spent waiting at a barrier
+    (counted per simulated cycle in ``on_cycle_end``, scaled over skipped idle cycles)."""
 
     def __init__(self, cfg: Any) -> None:
         super().__init__(cfg)
@@ -113,8 +133,17 @@ class WarpMan(Mechanism):
         """Zeroed account and per-warp times."""
         n_ctas = info.n_ctas if info.program is not None else 0
         st = make_state(self.cfg, n_ctas, info.warps_per_cta, info.regs_per_thread,
-                        info.baseline_ctas_per_sm, self._slots(info.shmem_bytes))
+                        info.baseline_ctas_per_sm, self._slots(info.shmem_bytes),
+                        info.shmem_bytes)
         return _LaunchState(st, info, np.zeros(max(1, n_ctas * info.warps_per_cta), np.int64))
+
+    def bind_core(self, launch_state: _LaunchState, core: Any) -> None:
+        """Keeps the core's CTA table (read-only): barrier arrivals and placed warps."""
+        launch_state.state = launch_state.state._replace(cta=core.cta)
+
+    def bind_counters(self, launch_state: _LaunchState, counters: np.ndarray) -> None:
+        """The engine-scaled barrier-stall counter."""
+        launch_state.state = launch_state.state._replace(cnt=counters)
 
     def record_columns(self, launch_state: _LaunchState, chunk: Any) -> np.ndarray:
         """Counts each warp's records (the per-warp instruction histogram); one zero column."""
@@ -148,6 +177,12 @@ class WarpMan(Mechanism):
             regs_per_thread=info.regs_per_thread, shmem_bytes=info.shmem_bytes,
             baseline_ctas_per_sm=info.baseline_ctas_per_sm))
         busy = (wt[:, W_EXIT] - wt[:, W_ELIGIBLE]).clip(min=0)
+        cycles = int(counts[0, C_GPU_SIM_CYCLE])
+        regs = self.cfg.sm.n_registers
+        reg_cyc = int(st.sm[:, S_REG_CYC].sum())
+        n_sms = st.sm.shape[0]
+        self.launches[-1] = replace(self.launches[-1], cycles=cycles, n_registers=regs,
+                                    series=series_rows(st))
         return {
             "wm_partial_blocks": int(st.sm[:, S_N_PARTIAL].sum()),
             "wm_warp_level_placements": int(st.sm[:, S_N_WARP_LEVEL].sum()),
@@ -159,4 +194,25 @@ class WarpMan(Mechanism):
             "wm_warp_busy_cycles": int(busy.sum()),
             "wm_rtru_gm": float(app["gm"]),
             "wm_rtru_mean": float(app["mean"]),
+            "wm_reg_cycles": reg_cyc,
+            "wm_warp_entry_cycles": int(st.sm[:, S_WARP_CYC].sum()),
+            "wm_active_warp_cycles": int(st.sm[:, S_ACTIVE_CYC].sum()),
+            "wm_cta_cycles": int(st.sm[:, S_CTA_CYC].sum()),
+            "wm_shmem_byte_cycles": int(st.sm[:, S_SHMEM_CYC].sum()),
+            "wm_reg_utilization": reg_cyc / (n_sms * regs * cycles) if cycles else 0.0,
+            "wm_series_rows": int(st.sm[:, S_LOG_N].sum()),
+            "wm_series_dropped": int(st.sm[:, S_LOG_DROPPED].sum()),
+            "wm_threshold_blocked_warps": int(wt[:, W_TBLOCKED].sum()),
         }
+
+
+def series_rows(st: WMState) -> np.ndarray:
+    """The stored log rows of every SM: ``int64[rows, 1 + N_L]`` (``sm`` first), SM-major."""
+    parts = []
+    for sm in range(st.sm.shape[0]):
+        n = int(st.sm[sm, S_LOG_N])
+        rows = np.empty((n, 1 + st.log.shape[2]), np.int64)
+        rows[:, 0] = sm
+        rows[:, 1:] = st.log[sm, :n]
+        parts.append(rows)
+    return np.concatenate(parts) if parts else np.zeros((0, 1 + st.log.shape[2]), np.int64)
