@@ -161,3 +161,46 @@ def test_pair_energy_charges_each_kernels_sms_and_their_register_file():
         assert run_energy_j(idle, 700, cfg, list(sms)) == pytest.approx(want, rel=1e-12)
     with pytest.raises(ConfigError):
         run_energy_j(idle, 700, cfg, [4, 5])
+
+
+def test_gpu_h_kinds_follow_the_routing_rule():
+    from warpsim.experiments.ilp import gpu_h_kinds
+
+    assert gpu_h_kinds(("ilp", "tlp")) == (0, 1)
+    assert gpu_h_kinds(("tlp", "ilp")) == (1, 0)
+    # both to one kind: the pair's order decides (kernel 1 on the ILP SMs)
+    assert gpu_h_kinds(("ilp", "ilp")) == (0, 1)
+    assert gpu_h_kinds(("tlp", "tlp")) == (0, 1)
+
+
+def test_full_pairs_are_the_dissertations_mixes_we_have():
+    from warpsim.bench import get_benchmark
+    from warpsim.experiments.ilp_runs import BENCH_FULL, PAIRS_FULL, PAIRS_QUICK
+    from warpsim.mechanisms.ilp.gpus import THREADS_LIMIT
+
+    assert PAIRS_QUICK == (("nqueens", "matrix_mul"),)
+    assert set(PAIRS_FULL) == {("nqueens", b) for b in ("matrix_mul", "dxtc", "matvec")}
+    paper = {s.name: s.paper for s in BENCH_FULL}
+    assert {paper[a] for a, _ in PAIRS_FULL} == {"NQU"}
+    assert {paper[b] for _, b in PAIRS_FULL} == {"MM", "DT", "MV"}
+    assert all(len(get_benchmark(n).kernels) == 1 for p in PAIRS_FULL for n in p)
+    # MV small: one thread per row, more threads than GPU-H sends to its ILP SMs
+    assert get_benchmark("matvec").sizes["small"]["rows"] > THREADS_LIMIT
+
+
+def test_pair_routed_the_other_way_swaps_gpu_h_kinds_and_reuses_the_reference(tmp_path):
+    calls = []
+
+    def swapped(sel, overrides):
+        calls.append((sel.name, _which(overrides)))
+        return {**_fake(sel, overrides), "route": "tlp" if sel.name == "lo" else "ilp"}
+
+    PAIR_CALLS.clear()
+    s = run_experiment((BenchSel("lo", "tiny", (), "NQU"), BenchSel("hi", "tiny", (), "MM")),
+                       tmp_path, cores=("tlp",), pairs=(("lo", "hi"), ("lo", "hi")),
+                       runner=swapped, pair_runner=_fake_pair)
+    assert [c[4] for c in PAIR_CALLS if c[0] == "GPU-H"] == [(1, 0)] * 4
+    assert s["concurrent"][0]["routes"] == ["tlp", "ilp"]
+    assert s["concurrent_iso_sm"][1]["gpu_h_kinds"] == [1, 0]
+    # kernel 1's reference alone on the iso-SM GPU-I runs once for both pairs
+    assert calls.count(("lo", "GPU-I-sm")) == 1

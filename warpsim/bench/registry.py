@@ -42,6 +42,7 @@ from warpsim.bench import (
     leukocyte,
     lud,
     matrix_mul,
+    matvec,
     md5,
     mersenne_twister,
     monte_carlo,
@@ -84,7 +85,7 @@ BENCHMARKS: dict[str, Benchmark] = {m.BENCHMARK.name: m.BENCHMARK for m in (
     vector_add, matrix_mul, transpose, reduction, scan, histogram, black_scholes,
     binomial_options, scalar_prod, convolution_separable, fast_walsh_transform,
     sorting_networks, radix_sort, dct8x8, sobel_filter, fdtd3d, mersenne_twister,
-    monte_carlo_options, dxtc, fft,
+    monte_carlo_options, dxtc, fft, matvec,
     # Rodinia
     bfs, hotspot, hotspot3d, pathfinder, nw, srad, srad_v1, backprop, gaussian, lud, kmeans,
     nn, streamcluster, lava_md, b_plus_tree, cfd, heartwall, mummer, dwt2d, particlefilter,

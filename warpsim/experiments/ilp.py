@@ -12,7 +12,8 @@ Assumptions:
       the paper's 40 / 36 / 20 + 18 divided by four); the core study runs on GPU-T's SMs.
   [A] Concurrent pairs on homogeneous GPUs split the SMs in halves (GPU-I's odd count: the
       larger half to kernel 1); on GPU-H kernel 1 runs on the ILP SMs (kind 0), kernel 2 on the
-      TLP SMs (kind 1).
+      TLP SMs (kind 1), swapped when the routing rule sends kernel 1 to the TLP SMs and kernel
+      2 to the ILP SMs (``gpu_h_kinds``).
   [A] Memory bandwidth is not scaled with the SM count (the paper adds 50 % for 40 SMs).
   [A] Iso-SM-count GPUs (C-R13): ``N_TLP`` SMs each (the paper's 30); the TLP SMs keep the
       preset's register file, the ILP SMs have half of it (the paper's 16k / 8k); the weighted
@@ -35,6 +36,7 @@ from warpsim.experiments.ilp_runs import (
     BENCH_FULL,
     BENCH_QUICK,
     CORES,
+    PAIRS_FULL,
     PAIRS_QUICK,
     run_one,
     run_pair,
@@ -44,7 +46,7 @@ from warpsim.experiments.wm_runs import BenchSel
 from warpsim.mechanisms.ilp.gpus import GPUMix, iso_area, iso_sm_count, weighted_speedup
 from warpsim.runner.reproduce import register_reproduction
 
-__all__ = ["N_TLP", "PAPER", "reproduce_ilp", "run_experiment"]
+__all__ = ["N_TLP", "PAPER", "gpu_h_kinds", "reproduce_ilp", "run_experiment"]
 
 _log = logging.getLogger(__name__)
 
@@ -129,15 +131,21 @@ def run_experiment(benches: tuple[BenchSel, ...], out: str | Path, *,
         per[sel.name] = row
     by = {s.name: s for s in benches}
     pairs = tuple((a, b) for a, b in pairs if a in raw and b in raw)
+    routes = {a: raw[a]["tlp"]["route"] for a in raw}
     mixes = [_mix(by[a], by[b], (gpu_t, gpu_i, gpu_h), raw[a]["GPU-I"]["ipc"],
-                  raw[b]["GPU-T"]["ipc"], run_p) for a, b in pairs]
+                  raw[b]["GPU-T"]["ipc"], run_p, routes=(routes[a], routes[b]))
+             for a, b in pairs]
     sm_gpus = iso_sm_count(N_TLP, _preset_registers())
     mixes_sm = []
+    refs1: dict[str, dict[str, Any]] = {}
     for (a, b), m in zip(pairs, mixes, strict=True):
-        _log.info("ilp: %s alone on iso-SM GPU-I", a)
-        ref1 = run(by[a], sm_gpus[1].overrides())
+        if a not in refs1:
+            _log.info("ilp: %s alone on iso-SM GPU-I", a)
+            refs1[a] = run(by[a], sm_gpus[1].overrides())
+        ref1 = refs1[a]
         mixes_sm.append(_mix(by[a], by[b], sm_gpus, ref1["ipc"], raw[b]["GPU-T"]["ipc"], run_p,
-                             reuse={"GPU-T": m["runs"]["GPU-T"]}, ref1_run=ref1))
+                             reuse={"GPU-T": m["runs"]["GPU-T"]}, ref1_run=ref1,
+                             routes=(routes[a], routes[b])))
     moderate = [b for b in per if per[b]["paper_benchmark"] in ("RAY", "FFT", "Scan", "DT")]
     acc = {p: [per[b].get(f"bp_accuracy_{p}") for b in per] for p in ("static", "gshare")}
     summary: dict[str, Any] = {
@@ -250,17 +258,27 @@ def _tb0(r: dict[str, Any]) -> dict[str, Any]:
             "dominant": bool(n and n == t.get("cta_max_warp_insts"))}
 
 
+def gpu_h_kinds(routes: tuple[str, str]) -> tuple[int, int]:
+    """GPU-H's SM kinds (0: ILP SMs, 1: TLP SMs) of a pair's kernels 1 and 2 from their routes
+    (``gpus.route``): swapped only when kernel 1 routes to the TLP SMs and kernel 2 to the ILP
+    SMs; when both route to the same kind the pair's order decides (kernel 1, the low-TLP one,
+    on the ILP SMs), since one kind cannot hold both kernels."""
+    return (1, 0) if routes == ("tlp", "ilp") else (0, 1)
+
+
 def _mix(first: BenchSel, second: BenchSel, gpus: tuple[GPUMix, GPUMix, GPUMix], ref1: float,
          ref2: float, run_p: Any, *, reuse: dict[str, Any] | None = None,
-         ref1_run: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One pair on GPU-T / GPU-I / GPU-H (homogeneous GPUs split in halves, GPU-H by kind):
-    weighted speedups against ``ref1`` (kernel 1 alone on GPU-I) and ``ref2`` (kernel 2 alone
-    on GPU-T), energies (sum of both kernels' runs) and GPU-H's ratios; ``reuse`` holds pair
-    runs already made (by GPU name)."""
+         ref1_run: dict[str, Any] | None = None,
+         routes: tuple[str, str] = ("ilp", "tlp")) -> dict[str, Any]:
+    """One pair on GPU-T / GPU-I / GPU-H (homogeneous GPUs split in halves, GPU-H by kind, the
+    kinds from ``routes``: ``gpu_h_kinds``): weighted speedups against ``ref1`` (kernel 1 alone
+    on GPU-I) and ``ref2`` (kernel 2 alone on GPU-T), energies (sum of both kernels' runs) and
+    GPU-H's ratios; ``reuse`` holds pair runs already made (by GPU name)."""
     gpu_t, gpu_i = gpus[0], gpus[1]
     half_t, half_i = gpu_t.n_tlp // 2, -(-gpu_i.n_ilp // 2)
     sets = {"GPU-T": (range(0, half_t), range(half_t, gpu_t.n_tlp)),
-            "GPU-I": (range(0, half_i), range(half_i, gpu_i.n_ilp)), "GPU-H": (0, 1)}
+            "GPU-I": (range(0, half_i), range(half_i, gpu_i.n_ilp)),
+            "GPU-H": gpu_h_kinds(routes)}
     res = dict(reuse or {})
     for g in gpus:
         if g.name not in res:
@@ -269,7 +287,8 @@ def _mix(first: BenchSel, second: BenchSel, gpus: tuple[GPUMix, GPUMix, GPUMix],
     ws = {g: weighted_speedup(r["ipc"][0], ref1, r["ipc"][1], ref2) for g, r in res.items()}
     e = {g: sum(r["energy_j"]) if r.get("energy_j") else None for g, r in res.items()}
     out: dict[str, Any] = {
-        "pair": [first.name, second.name], "weighted_speedup": ws, "energy_j": e,
+        "pair": [first.name, second.name], "routes": list(routes),
+        "gpu_h_kinds": list(sets["GPU-H"]), "weighted_speedup": ws, "energy_j": e,
         "verified": all(r["verified"] for r in res.values()),
         "gpu_h_vs_gpu_i": ws["GPU-H"] / ws["GPU-I"] - 1.0,
         "gpu_h_vs_gpu_t": ws["GPU-H"] / ws["GPU-T"] - 1.0, "runs": res}
@@ -350,7 +369,7 @@ def reproduce_ilp(*, quick: bool, out: Path, jobs: int | None = None,
     if quick:
         return run_experiment(BENCH_QUICK, out, cores=tuple(c for c in CORES if c !=
                                                              "bp_sc_perfect"))
-    return run_experiment(BENCH_FULL, out, sweeps=BENCH_QUICK)
+    return run_experiment(BENCH_FULL, out, pairs=PAIRS_FULL, sweeps=BENCH_QUICK)
 
 
 register_reproduction(

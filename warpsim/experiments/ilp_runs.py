@@ -22,8 +22,8 @@ from warpsim.errors import ConfigError
 from warpsim.experiments.wm_runs import BenchSel
 from warpsim.mechanisms.ilp.gpus import GPUMix, ilp_core_overrides, route
 
-__all__ = ["BENCH_FULL", "BENCH_QUICK", "CORES", "PAIRS_QUICK", "run_energy_j", "run_one",
-           "run_pair"]
+__all__ = ["BENCH_FULL", "BENCH_QUICK", "CORES", "PAIRS_FULL", "PAIRS_QUICK", "run_energy_j",
+           "run_one", "run_pair"]
 
 BENCH_QUICK = (
     BenchSel("nqueens", "small", (), "NQU", "one large-shared-memory block per SM: low TLP"),
@@ -37,9 +37,15 @@ BENCH_FULL = (
     BenchSel("fft", "small", (), "FFT", "few threads in all"),
     BenchSel("convolution_separable", "small", (), "Conv", "high TLP"),
     BenchSel("black_scholes", "small", (), "BS", "high TLP"),
+    BenchSel("matvec", "small", (), "MV", "high TLP"),
 )
 PAIRS_QUICK = (("nqueens", "matrix_mul"),)
 """Concurrent pairs (kernel 1 low TLP, kernel 2 high TLP), single-kernel benchmarks."""
+PAIRS_FULL = (("nqueens", "matrix_mul"), ("nqueens", "dxtc"), ("nqueens", "matvec"))
+"""The dissertation's twelve mixes {NQU, STO, Scan} x {MM, Con, DT, MV} that our single-kernel
+benchmarks allow (a pair runs one launch per SM set): STO (16 kB of shared memory per block)
+has no counterpart (``md5`` has the StoreGPU hash but no shared memory), ``scan`` launches
+three kernels and ``convolution_separable`` two."""
 
 CORES: dict[str, list[str]] = {
     "tlp": [],
