@@ -112,12 +112,22 @@ want lavaMD && (cd "$R/lavaMD" && sed -i "$SEED7" main.c &&
    util/timer/timer.c -lm && ./lavaMD -cores 1 -boxes1d 2 > r.log &&
  $C lavamd "$R/lavaMD/result.txt" result.txt); status lavaMD $?
 
-# nw: 256x256, penalty 10 (both srand(7)), built with -DTRACEBACK: result.txt (the traceback's
-# scores) identical to the OpenMP version's.
-want nw && (cd "$R/nw" && $NV -DTRACEBACK -o needle needle.cu > b.log 2>&1 &&
+# nw: 256x256, penalty 10 (both srand(7)), built with -DTRACEBACK, copies patched to write the
+# whole 257x257 score matrix (matrix.bin): it and result.txt (the traceback's scores) identical
+# to the OpenMP version's.
+MAT='FILE *fm = fopen("matrix.bin", "wb"); fwrite(M, sizeof(int), max_rows * max_cols, fm);
+ fclose(fm);'
+MAT=${MAT//$'\n'/}
+want nw && (cd "$R/nw" &&
+ sed "s|^\(\s*cudaMemcpy(output_itemsets, matrix_cuda.*\)$|\1 { ${MAT/M/output_itemsets} }|" \
+   needle.cu > dump.cu && $NV -DTRACEBACK -o needle dump.cu > b.log 2>&1 &&
  $EX ./needle 256 10 > r.log 2>&1 &&
- cd "$O/nw" && g++ -O2 -fopenmp -w -o needle needle.cpp && ./needle 256 10 1 > r.log &&
- cmp "$R/nw/result.txt" result.txt && echo "nw: traceback identical ($(wc -w < result.txt) words)")
+ cd "$O/nw" && END='long long end_time = get_time();' &&
+ sed "s|^\(\s*$END\)\r\?$|\1 { ${MAT/M/input_itemsets} }|" needle.cpp > dump.cpp &&
+ g++ -O2 -fopenmp -w -o needle dump.cpp && ./needle 256 10 1 > r.log &&
+ cmp "$R/nw/result.txt" result.txt && cmp "$R/nw/matrix.bin" matrix.bin &&
+ echo "nw: traceback ($(wc -w < result.txt) words) and all $(($(wc -c < matrix.bin) / 4))" \
+   "scores identical")
 status nw $?
 
 # backprop: 65536 and 32 inputs (seed 7 in both). Copies of the sources write what a training
