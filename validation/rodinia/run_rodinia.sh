@@ -11,7 +11,8 @@
 # WORK (the programs read ../../data/... relative to their folders, and are built there).
 # SAMPLES_COMMON: cuda-samples' Common/ folder (cfd includes helper_cuda.h).
 # warpsim must be importable (PYTHONPATH) and the nvcc wheel installed (`warpsim nvcc`).
-# ONLY="lavaMD nw ..." (environment) runs only the programs named (as in the `==` lines).
+# ONLY="lavaMD nw ..." (environment) runs only the programs named (as in the `==` lines);
+# EXEC_ARGS="--config gtx480" passes options to `warpsim exec` (srad_v2 keeps its own line).
 set -u
 RODINIA=$1; WORK=$2; COMMON=${3:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,7 @@ python3 "$HERE/make_inputs.py" "$WORK/data" || exit 1
 C="python3 $HERE/check_outputs.py"
 NV="python3 -m warpsim nvcc -arch=sm_80 -O2 -DcudaThreadSynchronize=cudaDeviceSynchronize
     -DcudaThreadExit=cudaDeviceReset"
-EX="timeout 1200 python3 -m warpsim exec --"
+EX="timeout 1200 python3 -m warpsim exec ${EXEC_ARGS:-} --"
 R=$WORK/cuda; O=$WORK/openmp; D=$WORK/data
 status() { want "$1" && echo "== $1: $2"; }
 want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
