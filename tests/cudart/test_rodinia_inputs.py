@@ -88,3 +88,47 @@ def test_cfd_mesh_faces_agree_with_their_neighbours(inputs):
     for (a, b), normal in faces.items():
         if b > 0:
             assert np.array_equal(faces[(b, a)], -normal)
+
+
+def test_backprop_check_against_hand_computed_partial_sums(checks, tmp_path):
+    """16 inputs (one block), 16 hidden units, 1 output. Inputs x_k = k/16, weights w[k][j] = 1/8
+    for k >= 1: each hidden unit's partial sum is (1+...+16)/16/8 = 136/128 = 1.0625. A GPU
+    dump whose sums are off by 1e-3 (far above 16 float32 epsilons) or whose weights differ by
+    1e-5 from the CPU's is a mismatch."""
+    n, hid, out = 16, 16, 1
+    w = np.full((n + 1, hid + 1), 0.125, np.float32)
+    x = np.arange(n + 1, dtype=np.float32) / 16
+    rest = np.linspace(0, 1, (hid + 1) * (out + 2)).astype(np.float32)
+    final = np.concatenate([w.ravel(), rest])
+    np.concatenate([w.ravel(), x]).tofile(tmp_path / "w0.bin")
+    final.tofile(tmp_path / "cpu.bin")
+    paths = [str(tmp_path / f) for f in ("gpu.bin", "cpu.bin", "w0.bin")]
+
+    def verdict(sums: float, shift: float) -> bool:
+        moved = final.copy()
+        moved[3] += shift
+        np.concatenate([moved, np.full(hid, sums, np.float32)]).tofile(tmp_path / "gpu.bin")
+        return checks.backprop(*paths, str(n))
+
+    assert verdict(1.0625, 0.0)
+    assert not verdict(1.0625 + 1e-3, 0.0)
+    assert not verdict(1.0625, 1e-5)
+
+
+def test_particles_and_lavamd_checks_use_the_printed_precision(checks, tmp_path):
+    """particlefilter: the last N frames' XE, YE, distance within 1e-5 (float32 resolves 7.6e-6
+    at 64); lavaMD: the 6 printed decimals, so 1e-6 passes and 1e-5 does not."""
+    cpu = "".join(f"XE: {60 + f}.000000\nYE: 64.500000\n{f}.250000\n" for f in range(3))
+    (tmp_path / "cpu").write_text(cpu)
+    (tmp_path / "near").write_text("XE: 62.000008\nYE: 64.500000\n2.250000\n")
+    (tmp_path / "far").write_text("XE: 62.000020\nYE: 64.500000\n2.250000\n")
+    near, far, ref = (str(tmp_path / f) for f in ("near", "far", "cpu"))
+    assert checks.particles(near, ref, "1")
+    assert not checks.particles(far, ref, "1")
+    assert not checks.particles(near, ref, "2")  # the GPU printed fewer frames than asked
+    (tmp_path / "a.txt").write_text("1.000000, -2.000000, 3.000000, 4.000000\n")
+    (tmp_path / "b.txt").write_text("1.000001, -2.000000, 3.000000, 4.000000\n")
+    (tmp_path / "c.txt").write_text("1.000010, -2.000000, 3.000000, 4.000000\n")
+    a, b, c = (str(tmp_path / f) for f in ("a.txt", "b.txt", "c.txt"))
+    assert checks.lavamd(a, b)
+    assert not checks.lavamd(a, c)

@@ -1,5 +1,5 @@
 """Compare a Rodinia CUDA program's output under warpsim with an independent reference: the
-suite's OpenMP/CPU version of the program, or numpy (dwt2d's 5/3 wavelet).
+suite's OpenMP/CPU version of the program, or numpy (dwt2d's 5/3 wavelet, backprop's sums).
 
 Usage (``run_rodinia.sh`` calls these; exit status 0 = verified):
   check_outputs.py srad GPU.pgm CPU.pgm            grey levels within 1 (float rounding)
@@ -8,6 +8,9 @@ Usage (``run_rodinia.sh`` calls these; exit status 0 = verified):
   check_outputs.py myocyte GPU_output.txt CPU_stdout
   check_outputs.py heartwall GPU_result.txt CPU_result.txt
   check_outputs.py printed GPU_stdout CPU_stdout N   the last N numbers printed with 5 decimals
+  check_outputs.py lavamd GPU_result.txt CPU_result.txt     charges and forces, 6 decimals
+  check_outputs.py backprop GPU.bin CPU.bin CPU_W0.bin N    weights dumped before/after training
+  check_outputs.py particles GPU_stdout CPU_stdout N  XE, YE, distance of the last N frames
 """
 
 from __future__ import annotations
@@ -129,9 +132,59 @@ def printed(gpu: str, cpu: str, count: str) -> bool:
     return bool(d.max() <= 1.5e-5)  # 5 decimals printed
 
 
+def lavamd(gpu: str, cpu: str) -> bool:
+    """Potential and force (v, x, y, z) of every particle: doubles printed with 6 decimals; the
+    OpenMP version sums the same neighbour boxes in the same order, so only the print rounds."""
+    a, b = (np.loadtxt(p, delimiter=",", ndmin=2) for p in (gpu, cpu))
+    d = np.abs(a - b) if a.shape == b.shape else np.array([np.inf])
+    print(f"lavaMD: {b.size} values of {b.shape[0]} particles in [{b.min():.4g}, {b.max():.4g}], "
+          f"largest difference {d.max():.3g}")
+    return b.size > 0 and bool(d.max() <= 1.5e-6)
+
+
+def backprop(gpu: str, cpu: str, w0: str, inputs: str) -> bool:
+    """One training step of the 2-layer net (N inputs, 16 hidden units, 1 output). GPU.bin: the
+    input weights the adjust kernel returned, hidden units, hidden weights, then the forward
+    kernel's per-block partial sums; CPU.bin: the OpenMP version's same three arrays; W0.bin: its
+    input weights before training, then its input units (both versions draw them from srand(7)).
+    The partial sums (16 float products each, summed as a tree) must be within 16 float32
+    epsilons of numpy's float64 sums; the rest within 1e-6 of the OpenMP version (the hidden sums
+    are added in another order, and float32 resolves 6e-8 near the sigmoid's 1)."""
+    n, hid, out = int(inputs), 16, 1
+    nw = (n + 1) * (hid + 1)
+    g, c, w = (np.fromfile(p, np.float32).astype(np.float64) for p in (gpu, cpu, w0))
+    if c.size != nw + (hid + 1) * (out + 2) or g.size != c.size + n // 16 * hid:
+        print(f"backprop: unexpected sizes {g.size}, {c.size}")
+        return False
+    weights, x = w[:nw].reshape(n + 1, hid + 1), w[nw:]
+    ref = (x[1:, None] * weights[1:, 1:]).reshape(n // 16, 16, hid).sum(axis=1)
+    part = g[c.size:].reshape(n // 16, hid)
+    dp = np.abs(part - ref)
+    d = np.abs(g[:c.size] - c)
+    moved = int((c[:nw] != w[:nw]).sum())
+    print(f"backprop: {part.size} partial sums in [{ref.min():.3g}, {ref.max():.3g}], largest "
+          f"difference from numpy {dp.max():.3g}; {c.size} weights and hidden units, largest "
+          f"difference {d.max():.3g} ({moved} input weights changed by the step)")
+    return bool(np.all(dp <= 16 * 2.0**-23 * ref)) and bool(d.max() <= 1e-6)
+
+
+def particles(gpu: str, cpu: str, frames: str) -> bool:
+    """Estimated position (XE, YE) and its distance from the true one in the last N frames
+    (the naive version prints every frame after the first, the float version only the last),
+    printed with 6 decimals; within 1e-5: the float version's float32 resolves 7.6e-6 at 64."""
+    pat = r"XE: (\S+)\s+YE: (\S+)\s+(\S+)"
+    n = int(frames)
+    a, b = (np.array(re.findall(pat, Path(p).read_text()), float).reshape(-1, 3)[-n:]
+            for p in (gpu, cpu))
+    d = np.abs(a - b) if a.shape == b.shape == (n, 3) else np.array([np.inf])
+    print(f"particlefilter: {n} frames (XE, YE, distance), largest difference {d.max():.3g}")
+    return bool(d.max() <= 1e-5)
+
+
 def main(argv: list[str]) -> int:
     checks = {"srad": srad, "cfd": cfd, "dwt53": dwt53, "myocyte": myocyte,
-              "heartwall": heartwall, "printed": printed}
+              "heartwall": heartwall, "printed": printed, "lavamd": lavamd,
+              "backprop": backprop, "particles": particles}
     if not argv or argv[0] not in checks:
         print(__doc__)
         return 2
