@@ -140,7 +140,7 @@ def fig14_gpu_energy(s: Mapping[str, Any]) -> Any | None:
     width = 0.8 / n
     tag = {"base": "a", "RPV": "b", "RLPV": "c"}
     if all(comps.values()):
-        names = sorted({c for v in comps.values() for c in v})
+        names = sorted({c for v in comps.values() for c, j in v.items() if j})  # no empty ones
         colors = plt.get_cmap("tab20")
         for i, d in enumerate(designs):
             xs = [g + (i - (n - 1) / 2) * width for g in range(len(groups))]
