@@ -176,6 +176,8 @@ def _sweep_line(s: Mapping[str, Any], name: str, key: str, title: str, xlabel: s
     xs = list(rows)
     ax.plot(range(len(xs)), [scale * rows[x][key] for x in xs], marker="o")
     ax.set_xticks(range(len(xs)), [xfmt(x) for x in xs])
+    if scale == 100.0:  # percentages from 0, as the paper's axes
+        ax.set_ylim(bottom=0)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
