@@ -7,7 +7,8 @@ NoVSB, and the sweeps of Figs. 20-22 on the quick set), then reports the paper's
 repeated-computation characterisation (Fig. 2, from the oracle profiler), reused instructions
 and dummy MOVs (Fig. 12), backend operation counts (Fig. 13), GPU and SM energy (Figs. 14,
 16, with the Affine and Affine+RLPV GPUs of ``wir_affine.py``), speedups (Fig. 17), verified
-VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes ``summary.json``; ``--json``
+VSB hits (Fig. 18a), register utilisation (Fig. 19). Writes ``summary.json`` and the
+figures of Figs. 2, 14, 16, 17 and 20-22 (``wir_figures.py``) into ``figures/``; ``--json``
 prints the summary: ``repeated_computation_fraction``, ``reused_instruction_fraction``,
 ``sm_energy_saving``, ``sm_energy_saving_affine``, ``sm_energy_saving_affine_rlpv``,
 ``gpu_energy_saving``,
@@ -89,6 +90,7 @@ def _design_row(r: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         "gpu_energy_saving": 1.0 - _frac(r["energy_j"], base["energy_j"]),
         "sm_energy_saving": 1.0 - _frac(r["sm_energy_j"], base["sm_energy_j"]),
         "peak_phys_regs": r.get("wir_peak_regs_in_use", 0),
+        "energy_by_component_j": r.get("energy_by_component_j", {}),
         "arith_mismatches": r.get("wir_arith_mismatches", 0),
         "load_mismatches": r.get("wir_load_mismatches", 0),
         "verified": r["verified"],
@@ -101,6 +103,7 @@ def _per_bench(runs: dict[str, dict[str, Any]], sel: BenchSel) -> dict[str, Any]
     out: dict[str, Any] = {
         "paper_benchmark": sel.paper, "size": sel.size, "cycles_base": base["cycles"],
         "warp_insts_base": base["warp_insts"],
+        "energy_by_component_j_base": base.get("energy_by_component_j", {}),
         "repeated_fraction": _frac(wir.get("wir_prof_repeated", 0), wir.get("wir_prof_insts", 0)),
         "repeated_fraction_alt": _frac(wir.get("wir_prof_repeated_alt", 0),
                                        wir.get("wir_prof_insts", 0)),
@@ -249,12 +252,21 @@ def reproduce_wir(*, quick: bool, out: Path, jobs: int | None = None,
     ``dask`` are accepted for the CLI and unused (the runs are in-process)."""
     del jobs, dask
     if quick:
-        return run_experiment(BENCH_QUICK, out)
+        return _with_figures(run_experiment(BENCH_QUICK, out), out)
     res = run_experiment(BENCH_FULL, out, designs=FULL_DESIGNS)
     sub = run_experiment(BENCH_QUICK, Path(out) / "sweeps", sweeps=True,
                          designs=("base", "RLPV"))
     res["sweeps"] = sub.get("sweeps", {})
     res["targets"] = _targets(res)
+    return _with_figures(res, out)
+
+
+def _with_figures(res: dict[str, Any], out: str | Path) -> dict[str, Any]:
+    """Draw the paper's figures (``wir_figures``) into ``out/figures`` and rewrite
+    ``summary.json`` with their paths under ``figures``."""
+    from warpsim.experiments.wir_figures import write_figures
+
+    res["figures"] = [str(p) for p in write_figures(res, Path(out) / "figures")]
     (Path(out) / "summary.json").write_text(json.dumps(res, indent=2, default=str))
     return res
 
