@@ -11,10 +11,11 @@ import numpy as np
 from warpsim.bench.harness import Launcher
 from warpsim.bench.spec import Benchmark, Params
 
-__all__ = ["BENCHMARK"]
+__all__ = ["BENCHMARK", "C0", "C1", "reference"]
 
 _BX, _BY = 32, 4
-_C0, _C1 = 1.0 / 6.0, 1.0 / 6.0 / 6.0
+C0, C1 = 1.0 / 6.0, 1.0 / 6.0 / 6.0
+"""The Jacobi update's weights: new = C1 * (sum of the 6 neighbours) - C0 * centre."""
 
 
 def generate(p: Params, rng: np.random.Generator) -> dict[str, Any]:
@@ -31,14 +32,14 @@ def launch(ctx: Launcher, d: dict[str, Any], p: Params) -> dict[str, np.ndarray]
     for it in range(p["iterations"]):
         src, dst = buf[it % 2], buf[1 - it % 2]
         k[(nx // (2 * _BX), ny // _BY), (_BX, _BY), 0, shared](
-            np.float32(_C0), np.float32(_C1), src, dst, np.int32(nx), np.int32(ny),
+            np.float32(C0), np.float32(C1), src, dst, np.int32(nx), np.int32(ny),
             np.int32(nz))
     return {"a": buf[p["iterations"] % 2].copy_to_host().reshape(nz, ny, nx)}
 
 
 def reference(d: dict[str, Any], p: Params) -> dict[str, np.ndarray]:
     a = d["a"].astype(np.float64)
-    c0, c1 = float(np.float32(_C0)), float(np.float32(_C1))
+    c0, c1 = float(np.float32(C0)), float(np.float32(C1))
     for _ in range(p["iterations"]):
         nxt = a.copy()
         nxt[1:-1, 1:-1, 1:-1] = (a[2:, 1:-1, 1:-1] + a[:-2, 1:-1, 1:-1] + a[1:-1, 2:, 1:-1]

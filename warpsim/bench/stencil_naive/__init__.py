@@ -14,12 +14,12 @@ import numpy as np
 
 from warpsim.bench.harness import Launcher
 from warpsim.bench.spec import Benchmark, Params
+from warpsim.bench.stencil import C0, C1, reference
 
 __all__ = ["BENCHMARK", "BLOCK"]
 
 BLOCK = (32, 32)
 """Threads per block (x, y): 1024 threads, 32 warps, one warp per row j (Table 5: ST 32)."""
-_C0, _C1 = 1.0 / 6.0, 1.0 / 6.0 / 6.0
 
 
 def generate(p: Params, rng: np.random.Generator) -> dict[str, Any]:
@@ -35,21 +35,9 @@ def launch(ctx: Launcher, d: dict[str, Any], p: Params) -> dict[str, np.ndarray]
     k = ctx.kernel("stencil_naive")
     for it in range(p["iterations"]):
         src, dst = buf[it % 2], buf[1 - it % 2]
-        k[grid, BLOCK](np.float32(_C0), np.float32(_C1), src, dst, np.int32(nx),
+        k[grid, BLOCK](np.float32(C0), np.float32(C1), src, dst, np.int32(nx),
                        np.int32(ny), np.int32(nz))
     return {"a": buf[p["iterations"] % 2].copy_to_host().reshape(nz, ny, nx)}
-
-
-def reference(d: dict[str, Any], p: Params) -> dict[str, np.ndarray]:
-    a = d["a"].astype(np.float64)
-    c0, c1 = float(np.float32(_C0)), float(np.float32(_C1))
-    for _ in range(p["iterations"]):
-        nxt = a.copy()
-        nxt[1:-1, 1:-1, 1:-1] = (a[2:, 1:-1, 1:-1] + a[:-2, 1:-1, 1:-1] + a[1:-1, 2:, 1:-1]
-                                 + a[1:-1, :-2, 1:-1] + a[1:-1, 1:-1, 2:] + a[1:-1, 1:-1, :-2]
-                                 ) * c1 - a[1:-1, 1:-1, 1:-1] * c0
-        a = nxt
-    return {"a": a}
 
 
 BENCHMARK = Benchmark(
