@@ -44,9 +44,6 @@ from warpsim.mechanisms.hooks import noop_hooks
 from warpsim.timing.consts import ISSUE_COMPLETE, ISSUE_EXECUTE, ISSUE_PARK
 from warpsim.timing.fields import F_WARP_AGE
 
-# One worker compiles the seams Probe's engine for both files (pyproject: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("seams_probe")
-
 X = Inst("exit", kind=EXIT)
 
 

@@ -25,9 +25,6 @@ from warpsim.errors import LaunchError
 from warpsim.mechanisms.compose import combine_hooks
 from warpsim.mechanisms.hooks import noop_hooks
 
-# One worker compiles the seams Probe's engine for both files (pyproject: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("seams_probe")
-
 X = Inst("exit", kind=EXIT)
 ADD = Inst("add", reads=(1,), writes=(1,), n_imm=1)
 SIN = Inst("sin", types=("f32",), mods=("approx",), reads=(2,), writes=(3,))

@@ -19,9 +19,6 @@ import pytest
 from seams_probe import FETCH, Probe, timed
 from timing_helpers import EXIT, Inst, rec, small_config
 
-# One worker compiles the seams Probe's engine for the three seams files (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("seams_probe")
-
 X = Inst("exit", kind=EXIT)
 CHAIN = [Inst("add", reads=(2,), writes=(2,), n_imm=1) for _ in range(4)] + [X]
 WARPS = [[rec(i) for i in range(5)]]
